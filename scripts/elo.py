@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Elo difference with a 95% error bar from a match's wins/losses/draws (python3 stdlib only).
+
+Logistic model: score p = (W + D/2) / N, Elo = -400 * log10(1/p - 1).
+The error bar uses the standard error of the per-game score,
+se = sqrt(sum_i (s_i - p)^2 / N) / sqrt(N), and maps p +- 1.96 se through the same formula
+(half the width of that interval is the "+-" value, as cutechess-cli prints it).
+LOS (likelihood of superiority) = 0.5 * (1 + erf((W - L) / sqrt(2 (W + L)))).
+
+Usage:  python3 scripts/elo.py W L D       e.g.  python3 scripts/elo.py 12 8 4
+"""
+import math
+import sys
+
+
+def elo_from_score(p):
+    """Elo difference for an expected score p in [0, 1] (infinite at 0 and 1)."""
+    if p <= 0.0:
+        return -math.inf
+    if p >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / p - 1.0) + 0.0  # + 0.0 turns -0.0 into 0.0
+
+
+def elo_stats(wins, losses, draws):
+    """Return (score, elo, err95, los) for the first player; err95 may be inf."""
+    n = wins + losses + draws
+    if n == 0:
+        return 0.5, 0.0, math.inf, 0.5
+    p = (wins + 0.5 * draws) / n
+    var = (wins * (1 - p) ** 2 + draws * (0.5 - p) ** 2 + losses * p ** 2) / n
+    se = math.sqrt(var / n)
+    lo, hi = p - 1.96 * se, p + 1.96 * se
+    err = (elo_from_score(hi) - elo_from_score(lo)) / 2 if 0 < lo and hi < 1 else math.inf
+    decisive = wins + losses
+    los = 0.5 * (1 + math.erf((wins - losses) / math.sqrt(2 * decisive))) if decisive else 0.5
+    return p, elo_from_score(p), err, los
+
+
+def format_elo(wins, losses, draws):
+    p, elo, err, los = elo_stats(wins, losses, draws)
+    return (f"Score: {100 * p:.1f}%   Elo difference: {elo:+.1f} +/- {err:.1f} (95%)"
+            f"   LOS: {100 * los:.1f}%")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4:
+        sys.exit(__doc__.strip().splitlines()[-1])
+    print(format_elo(*(int(x) for x in sys.argv[1:])))

@@ -1,0 +1,82 @@
+//! `pbrain-arbor`: Arbor as a Gomocup brain. Speaks the piskvork protocol on stdin and stdout;
+//! logs go to stderr only (`RUST_LOG`, default `warn`), so stdout carries nothing but replies.
+
+use std::process::ExitCode;
+
+use arbor::engine::{DEFAULT_HASH_MB, Engine, default_threads};
+use arbor::protocol::gomocup;
+
+const USAGE: &str = "\
+Usage: pbrain-arbor [--threads N] [--hash MB]
+
+Plays Gomoku as a Gomocup brain over stdin and stdout (piskvork protocol 2).
+
+Options:
+  --threads N   search threads (default: all cores; INFO thread_num overrides)
+  --hash MB     transposition table size when the manager sets no max_memory (default 64)
+  --help        print this help
+  --version     print the version";
+
+struct Options {
+    threads: usize,
+    hash_mb: usize,
+}
+
+/// `Ok(None)` when the request was only for help or the version, already printed.
+fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, String> {
+    let mut options = Options { threads: default_threads(), hash_mb: DEFAULT_HASH_MB };
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let (name, inline) = match arg.split_once('=') {
+            Some((name, value)) => (name.to_string(), Some(value.to_string())),
+            None => (arg, None),
+        };
+        match name.as_str() {
+            "--help" | "-h" => {
+                println!("{USAGE}");
+                return Ok(None);
+            }
+            "--version" | "-V" => {
+                println!("pbrain-arbor {}", env!("CARGO_PKG_VERSION"));
+                return Ok(None);
+            }
+            "--threads" | "--hash" => {
+                let value = inline.or_else(|| args.next()).ok_or(format!("{name} needs a value"))?;
+                let number = value
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or(format!("{name} needs a positive number, not {value:?}"))?;
+                if name == "--threads" {
+                    options.threads = number;
+                } else {
+                    options.hash_mb = number;
+                }
+            }
+            _ => return Err(format!("unknown argument {name:?}")),
+        }
+    }
+    Ok(Some(options))
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let options = match parse_args(std::env::args().skip(1)) {
+        Ok(Some(options)) => options,
+        Ok(None) => return ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("pbrain-arbor: {message}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match gomocup::run(Engine::new(options.hash_mb, options.threads)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            // The manager closed our output: nobody is left to answer.
+            log::warn!("cannot write to the manager: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

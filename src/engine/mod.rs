@@ -1,0 +1,76 @@
+//! The one API the protocols talk to: owns the transposition table and the thread count, and
+//! runs searches of any [`Game`] on them.
+
+pub mod bench;
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use crate::game::Game;
+use crate::search::limits::SearchLimits;
+use crate::search::tt::TranspositionTable;
+use crate::search::{self, SearchInfo, SearchResult};
+
+/// Transposition table size when the manager says nothing, well under Gomocup's 350 MB cap.
+pub const DEFAULT_HASH_MB: usize = 64;
+
+pub struct Engine {
+    tt: TranspositionTable,
+    hash_mb: usize,
+    threads: usize,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new(DEFAULT_HASH_MB, default_threads())
+    }
+}
+
+/// All cores the operating system lets us use.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+impl Engine {
+    pub fn new(hash_mb: usize, threads: usize) -> Self {
+        Engine { tt: TranspositionTable::new(hash_mb), hash_mb, threads: threads.max(1) }
+    }
+
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    /// Resizes the transposition table (its contents are lost) when the size changes.
+    pub fn set_hash_mb(&mut self, hash_mb: usize) {
+        let hash_mb = hash_mb.max(1);
+        if hash_mb != self.hash_mb {
+            self.tt = TranspositionTable::new(hash_mb);
+            self.hash_mb = hash_mb;
+        }
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// Forgets everything learnt, e.g. before a new game or a benchmark position.
+    pub fn clear_hash(&self) {
+        self.tt.clear();
+    }
+
+    /// Searches `pos` within `limits`, the clock running from `start`; see [`search::search`].
+    pub fn go<G: Game>(
+        &mut self,
+        pos: &G,
+        limits: &SearchLimits,
+        start: Instant,
+        stop: &AtomicBool,
+        on_info: &mut (dyn FnMut(&SearchInfo<G::Move>) + Send),
+    ) -> SearchResult<G::Move> {
+        search::search(pos, limits, start, self.threads, &self.tt, stop, on_info)
+    }
+}

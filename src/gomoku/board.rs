@@ -1,0 +1,665 @@
+//! The Gomoku board and everything kept incrementally with it.
+//!
+//! Cells live in one padded array (`STRIDE` x `STRIDE`, the playing area in one corner and
+//! walls around it) so the five cells each side of any playable cell are always in bounds and
+//! a move is one `u16` index whatever the board size. For every cell and direction the board
+//! keeps the 20-bit line key of its neighbours; for every empty cell, the shape each side would
+//! make there ([`PatternTable`]), the combined [`Threat`] and the cell's worth. A move touches
+//! only the 40 cells that share a line with it. Invariant: the totals and threat counts sum
+//! exactly the empty playable cells.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use super::eval::{self, CellTable};
+use super::pattern::{PatternTable, REACH, Shape, WALL, slot_shift};
+use super::threat::{THREAT_KINDS, Threat};
+use crate::search::score::Score;
+
+pub const MIN_SIZE: usize = 5;
+pub const MAX_SIZE: usize = 32;
+const PAD: usize = REACH;
+pub(crate) const STRIDE: usize = MAX_SIZE + 2 * PAD;
+pub(crate) const CELLS: usize = STRIDE * STRIDE;
+/// Index steps of the four line directions: horizontal, vertical, diagonal, anti-diagonal.
+pub(crate) const DIRECTIONS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, STRIDE as isize - 1];
+/// Candidate moves are empty cells at most this far from a stone along a line.
+const NEAR_DISTANCE: isize = 2;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Color {
+    Black,
+    White,
+}
+
+impl Color {
+    pub fn opponent(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Cell code in line keys.
+    fn code(self) -> u8 {
+        self as u8 + 1
+    }
+}
+
+/// The rule sets Gomocup plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// Five or more in a row wins.
+    Freestyle,
+    /// Exactly five wins; overlines do not (Gomocup "standard", exact five).
+    Standard,
+    /// Black may not make double three, double four or overline.
+    Renju,
+    /// A five wins only if not blocked at both ends.
+    Caro,
+}
+
+impl Rule {
+    /// The rule for a Gomocup `INFO rule` value (Yixin's 2 also means renju).
+    pub fn from_gomocup(code: u32) -> Option<Rule> {
+        match code {
+            0 => Some(Rule::Freestyle),
+            1 => Some(Rule::Standard),
+            2 | 4 => Some(Rule::Renju),
+            8 => Some(Rule::Caro),
+            _ => None,
+        }
+    }
+
+    /// Whether this engine can play the rule yet.
+    pub fn is_supported(self) -> bool {
+        matches!(self, Rule::Freestyle | Rule::Standard)
+    }
+}
+
+/// A cell, as an index into the padded array; coordinates count from 0 at the top left.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move(u16);
+
+impl Move {
+    /// `None` when a coordinate is past the largest board.
+    pub fn new(x: usize, y: usize) -> Option<Move> {
+        (x < MAX_SIZE && y < MAX_SIZE).then(|| Move(((y + PAD) * STRIDE + x + PAD) as u16))
+    }
+
+    pub fn x(self) -> usize {
+        usize::from(self.0) % STRIDE - PAD
+    }
+
+    pub fn y(self) -> usize {
+        usize::from(self.0) / STRIDE - PAD
+    }
+
+    pub(crate) fn index(self) -> usize {
+        usize::from(self.0)
+    }
+
+    pub(crate) fn from_index(index: usize) -> Move {
+        Move(index as u16)
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{},{}", self.x(), self.y())
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    OffBoard,
+    Occupied,
+    GameOver,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            MoveError::OffBoard => "the square is off the board",
+            MoveError::Occupied => "the square is occupied",
+            MoveError::GameOver => "the game is over",
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardError {
+    Size { width: usize, height: usize },
+    Stone { mv: Move, error: MoveError },
+    Counts { black: usize, white: usize },
+}
+
+impl fmt::Display for BoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BoardError::Size { width, height } => {
+                write!(f, "unsupported size {width}x{height} (sides from {MIN_SIZE} to {MAX_SIZE})")
+            }
+            BoardError::Stone { mv, error } => write!(f, "stone {mv}: {error}"),
+            BoardError::Counts { black, white } => {
+                write!(f, "{black} black and {white} white stones cannot arise in a game")
+            }
+        }
+    }
+}
+
+/// Zobrist keys: one per colour and cell, and one for White to move.
+struct Zobrist {
+    cells: [Vec<u64>; 2],
+    white_to_move: u64,
+}
+
+fn zobrist() -> &'static Zobrist {
+    static KEYS: OnceLock<Zobrist> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        // SplitMix64 with a fixed seed: the same keys in every run keep searches reproducible.
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let cells = [(0..CELLS).map(|_| next()).collect(), (0..CELLS).map(|_| next()).collect()];
+        Zobrist { cells, white_to_move: next() }
+    })
+}
+
+const EMPTY_CELL: u8 = 0;
+const WALL_CELL: u8 = WALL as u8;
+
+/// State of one cell of the padded array.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Cell {
+    /// Line keys of the neighbours, one per direction, kept for every cell.
+    keys: [u32; 4],
+    /// Per colour, per direction: the shape a stone of that colour would make here. Read only
+    /// while the cell is empty; `threats` and `values` always agree with it.
+    shapes: [[Shape; 4]; 2],
+    values: [Score; 2],
+    threats: [Threat; 2],
+    /// Empty, black, white or wall.
+    code: u8,
+    /// How many stones are within [`NEAR_DISTANCE`] of the cell along a line.
+    near: u8,
+}
+
+const WALL_STATE: Cell = Cell {
+    keys: [0; 4],
+    shapes: [[Shape::Dead; 4]; 2],
+    values: [0; 2],
+    threats: [Threat::None; 2],
+    code: WALL_CELL,
+    near: 0,
+};
+
+#[derive(Clone)]
+pub struct Board {
+    width: usize,
+    height: usize,
+    rule: Rule,
+    table: &'static PatternTable,
+    cell_table: &'static CellTable,
+    /// Everything known about each cell, together so a refresh touches one cache line.
+    cells: Vec<Cell>,
+    totals: [Score; 2],
+    threat_counts: [[u32; THREAT_KINDS]; 2],
+    /// Bit per cell: empty and near a stone. Iterating it is what makes move generation cheap.
+    candidate_bits: [u64; CELLS.div_ceil(64)],
+    hash: u64,
+    side: Color,
+    history: Vec<Move>,
+    /// The last move made five.
+    won: bool,
+}
+
+impl Board {
+    pub fn new(width: usize, height: usize, rule: Rule) -> Result<Board, BoardError> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&width) || !(MIN_SIZE..=MAX_SIZE).contains(&height) {
+            return Err(BoardError::Size { width, height });
+        }
+        let mut board = Board {
+            width,
+            height,
+            rule,
+            table: PatternTable::for_rule(rule),
+            cell_table: CellTable::get(),
+            cells: vec![WALL_STATE; CELLS],
+            totals: [0; 2],
+            threat_counts: [[0; THREAT_KINDS]; 2],
+            candidate_bits: [0; CELLS.div_ceil(64)],
+            hash: 0,
+            side: Color::Black,
+            history: Vec::new(),
+            won: false,
+        };
+        let playable: Vec<usize> = board.playable().collect();
+        for &i in &playable {
+            board.cells[i].code = EMPTY_CELL;
+        }
+        for &i in &playable {
+            for (d, &step) in DIRECTIONS.iter().enumerate() {
+                for offset in (-(REACH as isize)..=REACH as isize).filter(|&o| o != 0) {
+                    let neighbour = board.cells[(i as isize + offset * step) as usize].code;
+                    board.cells[i].keys[d] |= u32::from(neighbour) << slot_shift(offset);
+                }
+            }
+            board.threat_counts[0][Threat::None as usize] += 1;
+            board.threat_counts[1][Threat::None as usize] += 1;
+            for d in 0..4 {
+                board.refresh(i, d);
+            }
+        }
+        Ok(board)
+    }
+
+    /// A position from its stones, in any order; the side to move follows from the counts.
+    pub fn from_stones(
+        width: usize,
+        height: usize,
+        rule: Rule,
+        black: &[Move],
+        white: &[Move],
+    ) -> Result<Board, BoardError> {
+        if black.len() != white.len() && black.len() != white.len() + 1 {
+            return Err(BoardError::Counts { black: black.len(), white: white.len() });
+        }
+        let mut board = Board::new(width, height, rule)?;
+        for i in 0..black.len() {
+            let stones = std::iter::once(black[i]).chain(white.get(i).copied());
+            for mv in stones {
+                board.play(mv).map_err(|error| BoardError::Stone { mv, error })?;
+            }
+        }
+        Ok(board)
+    }
+
+    /// Playable cell indices, row by row.
+    pub(crate) fn playable(&self) -> impl Iterator<Item = usize> + use<> {
+        let (w, h) = (self.width, self.height);
+        (0..h).flat_map(move |y| (0..w).map(move |x| (y + PAD) * STRIDE + x + PAD))
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    pub fn history(&self) -> &[Move] {
+        &self.history
+    }
+
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().copied()
+    }
+
+    pub fn contains(&self, mv: Move) -> bool {
+        mv.x() < self.width && mv.y() < self.height
+    }
+
+    /// The stone on `mv`, `None` when empty or off the board.
+    pub fn stone(&self, mv: Move) -> Option<Color> {
+        match self.cells[mv.index()].code {
+            1 => Some(Color::Black),
+            2 => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    pub fn is_empty(&self, mv: Move) -> bool {
+        self.cells[mv.index()].code == EMPTY_CELL
+    }
+
+    pub fn winner(&self) -> Option<Color> {
+        self.won.then(|| self.side.opponent())
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.history.len() == self.width * self.height
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.won || self.is_full()
+    }
+
+    /// Plays a checked move for the side to move.
+    pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
+        if !self.contains(mv) {
+            return Err(MoveError::OffBoard);
+        }
+        if !self.is_empty(mv) {
+            return Err(MoveError::Occupied);
+        }
+        if self.is_over() {
+            return Err(MoveError::GameOver);
+        }
+        self.make(mv);
+        Ok(())
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) -> Option<Move> {
+        let mv = self.last_move()?;
+        self.unmake(mv);
+        Some(mv)
+    }
+
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The kill shape `color` would make on the empty cell `mv`.
+    pub fn threat(&self, mv: Move, color: Color) -> Threat {
+        self.cells[mv.index()].threats[color.index()]
+    }
+
+    pub(crate) fn value(&self, mv: Move, color: Color) -> Score {
+        self.cells[mv.index()].values[color.index()]
+    }
+
+    /// The threat `color` would make on empty `cell` if a `stone` were added `offset` cells
+    /// away along direction `direction`, computed from the line key without playing it.
+    pub(crate) fn threat_with_stone(
+        &self,
+        cell: Move,
+        direction: usize,
+        offset: isize,
+        stone: Color,
+        color: Color,
+    ) -> Threat {
+        let state = &self.cells[cell.index()];
+        let key = state.keys[direction] | u32::from(stone.code()) << slot_shift(offset);
+        let mut shapes = state.shapes[color.index()];
+        shapes[direction] = self.table.shapes(key)[color.index()];
+        self.cell_table.lookup(shapes).0
+    }
+
+    /// Empty cells where `color` would make exactly `threat`.
+    pub fn threat_count(&self, color: Color, threat: Threat) -> u32 {
+        self.threat_counts[color.index()][threat as usize]
+    }
+
+    /// Evaluation from the side to move.
+    pub fn evaluate(&self) -> Score {
+        let own = self.side.index();
+        eval::evaluate(self.totals[own], self.totals[1 - own])
+    }
+
+    /// Places a stone for the side to move; the cell must be empty and the game not over.
+    pub(crate) fn make(&mut self, mv: Move) {
+        let i = mv.index();
+        let color = self.side;
+        debug_assert!(self.cells[i].code == EMPTY_CELL && !self.won);
+        self.won = self.cells[i].shapes[color.index()].contains(&Shape::Five);
+        self.exclude(i);
+        self.set_cell(i, color.code());
+        self.hash ^= zobrist().cells[color.index()][i] ^ zobrist().white_to_move;
+        self.side = color.opponent();
+        self.history.push(mv);
+    }
+
+    /// Exactly undoes [`Board::make`] of the last move.
+    pub(crate) fn unmake(&mut self, mv: Move) {
+        let i = mv.index();
+        debug_assert_eq!(self.history.last(), Some(&mv));
+        self.history.pop();
+        self.side = self.side.opponent();
+        self.hash ^= zobrist().cells[self.side.index()][i] ^ zobrist().white_to_move;
+        self.set_cell(i, EMPTY_CELL);
+        self.include(i);
+        self.won = false;
+    }
+
+    /// Writes a cell code and updates the keys, shapes and near counts of its lines.
+    fn set_cell(&mut self, i: usize, code: u8) {
+        self.cells[i].code = code;
+        self.update_candidate(i);
+        let near_delta: i16 = if code == EMPTY_CELL { -1 } else { 1 };
+        for (d, &step) in DIRECTIONS.iter().enumerate() {
+            for offset in (-(REACH as isize)..=REACH as isize).filter(|&o| o != 0) {
+                let q = (i as isize + offset * step) as usize;
+                let cell = &mut self.cells[q];
+                if cell.code == WALL_CELL {
+                    continue;
+                }
+                let shift = slot_shift(-offset);
+                cell.keys[d] = (cell.keys[d] & !(3 << shift)) | (u32::from(code) << shift);
+                if offset.abs() <= NEAR_DISTANCE {
+                    cell.near = (i16::from(cell.near) + near_delta) as u8;
+                    self.update_candidate(q);
+                }
+                if self.cells[q].code == EMPTY_CELL {
+                    self.refresh(q, d);
+                }
+            }
+        }
+    }
+
+    fn update_candidate(&mut self, i: usize) {
+        let bit = 1u64 << (i % 64);
+        if self.cells[i].code == EMPTY_CELL && self.cells[i].near > 0 {
+            self.candidate_bits[i / 64] |= bit;
+        } else {
+            self.candidate_bits[i / 64] &= !bit;
+        }
+    }
+
+    /// Re-reads the shapes of empty cell `i` in direction `d` and re-scores the cell.
+    fn refresh(&mut self, i: usize, d: usize) {
+        let cell = &mut self.cells[i];
+        let [black, white] = self.table.shapes(cell.keys[d]);
+        if cell.shapes[0][d] == black && cell.shapes[1][d] == white {
+            return;
+        }
+        cell.shapes[0][d] = black;
+        cell.shapes[1][d] = white;
+        for c in 0..2 {
+            let (threat, value) = self.cell_table.lookup(cell.shapes[c]);
+            self.threat_counts[c][cell.threats[c] as usize] -= 1;
+            self.threat_counts[c][threat as usize] += 1;
+            self.totals[c] += value - cell.values[c];
+            cell.threats[c] = threat;
+            cell.values[c] = value;
+        }
+    }
+
+    /// Removes a cell that is being filled from the totals.
+    fn exclude(&mut self, i: usize) {
+        for c in 0..2 {
+            self.threat_counts[c][self.cells[i].threats[c] as usize] -= 1;
+            self.totals[c] -= self.cells[i].values[c];
+        }
+    }
+
+    /// Adds a cell that has just been emptied back to the totals, with fresh shapes.
+    fn include(&mut self, i: usize) {
+        for c in 0..2 {
+            self.threat_counts[c][self.cells[i].threats[c] as usize] += 1;
+            self.totals[c] += self.cells[i].values[c];
+        }
+        for d in 0..4 {
+            self.refresh(i, d);
+        }
+    }
+
+    /// Empty cells near a stone, in index order.
+    pub(crate) fn candidates(&self) -> impl Iterator<Item = Move> + '_ {
+        self.candidate_bits.iter().enumerate().flat_map(|(word_index, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    Move::from_index(word_index * 64 + bit)
+                })
+            })
+        })
+    }
+
+    /// The centre cell, the usual first move.
+    pub fn centre(&self) -> Move {
+        Move::new(self.width / 2, self.height / 2).expect("board sizes fit")
+    }
+
+    /// Text diagram, row 0 on top: `X` black, `O` white, `.` empty.
+    pub fn diagram(&self) -> String {
+        let mut out = String::new();
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let mv = Move::new(x, y).expect("on board");
+                out.push(match self.stone(mv) {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None => '.',
+                });
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub fn mv(x: usize, y: usize) -> Move {
+        Move::new(x, y).unwrap()
+    }
+
+    /// A 15x15 board (larger if a row is longer) from rows of `X`, `O` and `.`; the side to
+    /// move follows from the counts.
+    pub fn board_from(rows: &[&str], rule: Rule) -> Board {
+        let mut black = Vec::new();
+        let mut white = Vec::new();
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                match c {
+                    'X' => black.push(mv(x, y)),
+                    'O' => white.push(mv(x, y)),
+                    _ => {}
+                }
+            }
+        }
+        let size = rows.iter().map(|r| r.len()).chain([rows.len(), 15]).max().unwrap();
+        Board::from_stones(size, size, rule, &black, &white).unwrap()
+    }
+
+    fn fresh_state(board: &Board) -> Board {
+        let mut fresh = Board::new(board.width, board.height, board.rule).unwrap();
+        for &m in &board.history {
+            fresh.make(m);
+        }
+        fresh
+    }
+
+    fn assert_same_state(a: &Board, b: &Board) {
+        assert_eq!(a.hash, b.hash);
+        assert_eq!(a.totals, b.totals);
+        assert_eq!(a.threat_counts, b.threat_counts);
+        assert_eq!(a.candidate_bits, b.candidate_bits);
+        for i in a.playable() {
+            let (x, y) = (&a.cells[i], &b.cells[i]);
+            assert!(x.keys == y.keys && x.near == y.near && x.code == y.code, "cell {i}");
+            if x.code == EMPTY_CELL {
+                assert!(x == y, "cell {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn make_unmake_restores_everything() {
+        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        let start = board.clone();
+        let moves = [mv(7, 7), mv(8, 8), mv(0, 0), mv(14, 14), mv(6, 6), mv(7, 8), mv(0, 14)];
+        for &m in &moves {
+            board.play(m).unwrap();
+            assert_same_state(&board, &fresh_state(&board));
+        }
+        for _ in moves {
+            board.undo();
+        }
+        assert_same_state(&board, &start);
+    }
+
+    #[test]
+    fn coordinates_round_trip_on_every_size() {
+        for size in [5, 15, 20, 32] {
+            for (x, y) in [(0, 0), (size - 1, 0), (0, size - 1), (size - 1, size - 1)] {
+                let m = mv(x, y);
+                assert_eq!((m.x(), m.y()), (x, y));
+                assert!(Board::new(size, size, Rule::Freestyle).unwrap().contains(m));
+            }
+        }
+        assert!(Move::new(32, 0).is_none());
+        assert!(Board::new(4, 15, Rule::Freestyle).is_err());
+        assert!(Board::new(15, 33, Rule::Freestyle).is_err());
+    }
+
+    #[test]
+    fn five_wins_and_ends_the_game() {
+        let mut board = board_from(
+            &["...............", ".XXXX..........", ".OOOO..........", "..............."],
+            Rule::Freestyle,
+        );
+        // 4 black, 4 white: black to move completes five.
+        assert_eq!(board.side_to_move(), Color::Black);
+        board.play(mv(5, 1)).unwrap();
+        assert_eq!(board.winner(), Some(Color::Black));
+        assert_eq!(board.play(mv(5, 2)), Err(MoveError::GameOver));
+        board.undo();
+        assert_eq!(board.winner(), None);
+    }
+
+    #[test]
+    fn exact_five_overline_does_not_win() {
+        let rows = ["XXX.XX.........", "OOO.OO.........", "..............."];
+        let mut standard = board_from(&rows, Rule::Standard);
+        standard.play(mv(3, 0)).unwrap();
+        assert_eq!(standard.winner(), None);
+        let mut free = board_from(&rows, Rule::Freestyle);
+        free.play(mv(3, 0)).unwrap();
+        assert_eq!(free.winner(), Some(Color::Black));
+    }
+
+    #[test]
+    fn bad_positions_are_refused() {
+        assert!(matches!(
+            Board::from_stones(15, 15, Rule::Freestyle, &[mv(1, 1), mv(2, 2)], &[]),
+            Err(BoardError::Counts { .. })
+        ));
+        assert!(matches!(
+            Board::from_stones(15, 15, Rule::Freestyle, &[mv(1, 1)], &[mv(1, 1)]),
+            Err(BoardError::Stone { error: MoveError::Occupied, .. })
+        ));
+        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        assert_eq!(board.play(mv(15, 3)), Err(MoveError::OffBoard));
+    }
+}

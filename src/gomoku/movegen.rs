@@ -1,0 +1,142 @@
+//! Which moves the search looks at, and in what order.
+//!
+//! Only empty cells near stones are candidates. Threats prune further, soundly: a five is
+//! played at once; an opponent's four must be blocked; against an opponent who can make a live
+//! four next move, only our own fours and the moves that leave him no live four can hold.
+
+use super::board::{Board, Color, DIRECTIONS, Move};
+use super::pattern::REACH;
+use super::threat::Threat;
+
+/// Ordering bonus by the threat a move makes for the mover; blocking the same threat of the
+/// opponent earns half.
+const THREAT_ORDER: [i32; 7] = [0, 400, 600, 1_500, 3_000, 8_000, 20_000];
+
+impl Board {
+    /// Fills `out` with the moves worth searching for the side to move.
+    pub(crate) fn generate(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.is_over() {
+            return;
+        }
+        if self.history().is_empty() {
+            out.push(self.centre());
+            return;
+        }
+        let me = self.side_to_move();
+        let opp = me.opponent();
+        if let Some(win) = self.find_threat(me, Threat::Five) {
+            out.push(win);
+            return;
+        }
+        if self.threat_count(opp, Threat::Five) > 0 {
+            out.extend(self.candidates().filter(|&m| self.threat(m, opp) == Threat::Five));
+            return;
+        }
+        if self.threat_count(opp, Threat::LiveFour) > 0 {
+            self.defend_live_four_threats(out);
+            return;
+        }
+        out.extend(self.candidates());
+    }
+
+    /// Replies when the opponent threatens a live four (or double four): our own fours, which
+    /// he must answer, and the moves after which he has no such threat left. A stone changes
+    /// only the one line it shares with a threat cell, so each reply is checked by re-reading
+    /// that line's shape instead of playing the move.
+    fn defend_live_four_threats(&self, out: &mut Vec<Move>) {
+        let me = self.side_to_move();
+        let opp = me.opponent();
+        let threats: Vec<Move> = self.candidates().filter(|&m| self.threat(m, opp) == Threat::LiveFour).collect();
+        for m in self.candidates() {
+            let defends = threats.iter().all(|&t| t == m || self.stops_threat(t, m, opp));
+            if defends || self.threat(m, me).is_four() {
+                out.push(m);
+            }
+        }
+    }
+
+    /// Whether a stone of `opp`'s opponent on `blocker` leaves `opp` no live four at `cell`.
+    fn stops_threat(&self, cell: Move, blocker: Move, opp: Color) -> bool {
+        let delta = blocker.index() as isize - cell.index() as isize;
+        DIRECTIONS.iter().enumerate().any(|(d, &step)| {
+            (1..=REACH as isize).any(|k| {
+                (delta == k * step || delta == -k * step)
+                    && self.threat_with_stone(cell, d, delta / step, opp.opponent(), opp) < Threat::LiveFour
+            })
+        })
+    }
+
+    /// Some empty cell where `color` makes `threat`, if the counts say there is one.
+    pub(crate) fn find_threat(&self, color: Color, threat: Threat) -> Option<Move> {
+        if self.threat_count(color, threat) == 0 {
+            return None;
+        }
+        self.candidates().find(|&m| self.threat(m, color) == threat)
+    }
+
+    /// Attack plus defence: what the move makes for us and what it takes from the opponent.
+    pub(crate) fn move_order_score(&self, mv: Move) -> i32 {
+        let me = self.side_to_move();
+        let opp = me.opponent();
+        THREAT_ORDER[self.threat(mv, me) as usize]
+            + THREAT_ORDER[self.threat(mv, opp) as usize] / 2
+            + self.value(mv, me)
+            + self.value(mv, opp) / 2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::Rule;
+    use super::super::board::tests::{board_from, mv};
+
+    #[test]
+    fn empty_board_starts_in_the_centre() {
+        let board = super::Board::new(15, 15, Rule::Freestyle).unwrap();
+        let mut moves = Vec::new();
+        board.generate(&mut moves);
+        assert_eq!(moves, vec![mv(7, 7)]);
+    }
+
+    #[test]
+    fn a_five_is_played_at_once() {
+        let board = board_from(&["..........", ".XXXX.....", "......O...", "..O.O.O..."], Rule::Freestyle);
+        let mut moves = Vec::new();
+        board.generate(&mut moves);
+        assert!(moves == vec![mv(0, 1)] || moves == vec![mv(5, 1)], "{moves:?}");
+    }
+
+    #[test]
+    fn a_four_must_be_blocked() {
+        // White to move, black threatens five at (5,1) only.
+        let board = board_from(&["O.........", "OXXXX.....", "......O...", "....X...O."], Rule::Freestyle);
+        let mut moves = Vec::new();
+        board.generate(&mut moves);
+        assert_eq!(moves, vec![mv(5, 1)]);
+    }
+
+    #[test]
+    fn an_open_three_limits_the_replies() {
+        // White to move; black has an open three on row 5.
+        let board = board_from(
+            &[
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "......XXX......",
+                "...............",
+                "......O.O......",
+                "...............",
+            ],
+            Rule::Freestyle,
+        );
+        let mut moves = Vec::new();
+        board.generate(&mut moves);
+        moves.sort();
+        // The far ends do not help: black would still get an open four on the other side.
+        assert_eq!(moves, vec![mv(5, 5), mv(9, 5)]);
+    }
+}

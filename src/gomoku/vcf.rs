@@ -1,0 +1,146 @@
+//! Threat-space search: victory by continuous fours (VCF).
+//!
+//! The attacker plays only fours, so every defence is forced: the one cell that stops the five.
+//! That makes the tree narrow enough to read 20 and more plies deep where the main search sees
+//! a handful. A counter-four by the defender must be blocked by a move that is itself a four.
+
+use super::board::{Board, Move};
+use super::threat::Threat;
+
+/// Deepest VCF line, in plies.
+const MAX_VCF_PLIES: u32 = 40;
+
+impl Board {
+    /// A move that wins for the side to move by continuous fours, and the plies to the five.
+    pub(crate) fn find_vcf(&mut self, max_nodes: u32) -> Option<(Move, u32)> {
+        let mut budget = max_nodes;
+        let mut buffers = Vec::new();
+        self.vcf(&mut budget, MAX_VCF_PLIES, &mut buffers, 0)
+    }
+
+    fn vcf(
+        &mut self,
+        budget: &mut u32,
+        plies_left: u32,
+        buffers: &mut Vec<Vec<Move>>,
+        level: usize,
+    ) -> Option<(Move, u32)> {
+        let me = self.side_to_move();
+        let opp = me.opponent();
+        if let Some(five) = self.find_threat(me, Threat::Five) {
+            return Some((five, 1));
+        }
+        let opp_fives = self.threat_count(opp, Threat::Five);
+        if opp_fives == 0
+            && let Some(live) = self.find_threat(me, Threat::LiveFour)
+        {
+            return Some((live, 3));
+        }
+        let fours: u32 = [Threat::Four, Threat::FourThree, Threat::LiveFour].iter().map(|&t| self.threat_count(me, t)).sum();
+        if fours == 0 || opp_fives > 1 || plies_left < 3 || *budget == 0 {
+            return None;
+        }
+        if buffers.len() <= level {
+            buffers.push(Vec::new());
+        }
+        let mut attacks = std::mem::take(&mut buffers[level]);
+        attacks.clear();
+        if opp_fives == 1 {
+            attacks.extend(
+                self.candidates().filter(|&m| self.threat(m, opp) == Threat::Five && self.threat(m, me).is_four()),
+            );
+        } else {
+            attacks.extend(self.candidates().filter(|&m| self.threat(m, me).is_four()));
+        }
+        attacks.sort_by_key(|&m| std::cmp::Reverse((self.threat(m, me), self.value(m, me))));
+        let mut found = None;
+        for &attack in &attacks {
+            if *budget == 0 {
+                break;
+            }
+            *budget -= 1;
+            self.make(attack);
+            // The defender's only move: the cell where the attacker would make five.
+            let block = self.find_threat(me, Threat::Five);
+            let result = block.and_then(|block| {
+                if self.threat(block, opp) == Threat::Five {
+                    return None;
+                }
+                self.make(block);
+                let deeper = self.vcf(budget, plies_left - 2, buffers, level + 1);
+                self.unmake(block);
+                deeper
+            });
+            self.unmake(attack);
+            if let Some((_, plies)) = result {
+                found = Some((attack, plies + 2));
+                break;
+            }
+        }
+        buffers[level] = attacks;
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::Rule;
+    use super::super::board::tests::{board_from, mv};
+
+    #[test]
+    fn finds_a_four_four_by_continuous_fours() {
+        // Black to move: (4,4) makes a four on row 4 and column 4 at once.
+        let mut board = board_from(
+            &[
+                "...............",
+                "....X..........",
+                "....X..........",
+                "....X....O.....",
+                ".XXX.....O.....",
+                ".........O.....",
+                "..........O....",
+                "...OO..........",
+            ],
+            Rule::Freestyle,
+        );
+        let (first, plies) = board.find_vcf(10_000).expect("a win");
+        assert_eq!(first, mv(4, 4));
+        assert_eq!(plies, 3);
+    }
+
+    #[test]
+    fn finds_a_four_then_a_double_four() {
+        // Black's four at (6,5) turns the diagonal into a three, so (7,6) then makes two fours.
+        let mut board = board_from(
+            &[
+                "..............O",
+                "...............",
+                "...O...........",
+                "....X.........O",
+                ".....X.........",
+                "..OXXX.........",
+                "........XXXO...",
+                "...............",
+                "...............",
+                "...............",
+                "..............O",
+                "...............",
+                "...............",
+                "...............",
+                "O..O...........",
+            ],
+            Rule::Freestyle,
+        );
+        let start_hash = board.hash();
+        let found = board.find_vcf(100_000);
+        assert_eq!(board.hash(), start_hash);
+        let (first, plies) = found.expect("a vcf");
+        assert!(plies >= 5, "{first} in {plies}");
+    }
+
+    #[test]
+    fn no_vcf_without_fours() {
+        let mut board = board_from(&["..........", "...X......", "....O.....", ".....X....", "..O......."], Rule::Freestyle);
+        assert_eq!(board.find_vcf(100_000), None);
+    }
+}

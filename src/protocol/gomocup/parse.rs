@@ -1,0 +1,360 @@
+//! The Gomocup text format, both ways: [`parse_command`] reads one manager line, [`Response`]
+//! prints one brain line.
+//!
+//! Parsing is pure and knows no game state: coordinates are plain numbers, checked against the
+//! board by the session. Keywords are case-insensitive and surrounding whitespace (the manager's
+//! `\r` included) is ignored. Once a keyword is recognised its arguments are parsed under `cut`,
+//! so a known command with bad arguments ([`ParseError::BadArguments`], answered `ERROR`) is told
+//! apart from a line that is no command at all ([`ParseError::Unknown`], answered `UNKNOWN`).
+
+use std::fmt;
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag_no_case, take_while1};
+use nom::character::complete::{char, digit1, one_of, satisfy, space0, space1};
+use nom::combinator::{cut, eof, map_res, not, opt, peek, recognize, rest, value};
+use nom::error::Error;
+use nom::sequence::{preceded, separated_pair, terminated};
+use nom::{IResult, Parser};
+
+use crate::gomoku::Move;
+
+/// One manager command. Coordinates are `(x, y)`, not yet checked against the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `START size`: a new square game.
+    Start(usize),
+    /// `RECTSTART width,height`: a new rectangular game.
+    RectStart(usize, usize),
+    /// `RESTART`: a new game on the same board.
+    Restart,
+    /// `BEGIN`: the brain opens the game.
+    Begin,
+    /// `TURN x,y`: the opponent's move; the brain answers with its own.
+    Turn(usize, usize),
+    /// `BOARD`: stone lines follow until `DONE`, then the brain moves.
+    Board,
+    /// `SWAP2BOARD`: opening stones follow until `DONE`, then the brain makes its swap2 choice.
+    Swap2Board,
+    /// `DONE`: ends `BOARD` or `SWAP2BOARD`.
+    Done,
+    /// `x,y,field` inside `BOARD`: 1 own stone, 2 opponent's, 3 continuous-game stone.
+    Stone { x: usize, y: usize, field: usize },
+    /// `x,y` inside `SWAP2BOARD`: the opening stones in the order they were played.
+    Point(usize, usize),
+    /// `INFO key value`: a setting; never answered.
+    Info(Info),
+    /// `END`: exit at once.
+    End,
+    /// `ABOUT`: the brain's name and version.
+    About,
+    /// `TAKEBACK x,y`: remove the stone at x,y.
+    Takeback(usize, usize),
+    /// `PLAY x,y`: the brain must play exactly this move.
+    Play(usize, usize),
+    /// `STOP` or `YXSTOP`: answer now with the best move found.
+    Stop,
+}
+
+/// `INFO` settings. Times are milliseconds (negative values read as 0), memory is bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Info {
+    TimeoutTurn(u64),
+    TimeoutMatch(u64),
+    TimeLeft(u64),
+    MaxMemory(u64),
+    GameType(u32),
+    Rule(u32),
+    Evaluate(usize, usize),
+    Folder(String),
+    ThreadNum(u32),
+    /// Keys this brain does not use are accepted and ignored, as the protocol asks.
+    Unknown {
+        key: String,
+        value: String,
+    },
+}
+
+/// Why a line is not a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// No command starts this way.
+    Unknown,
+    /// A known command whose arguments do not parse.
+    BadArguments { command: String, usage: &'static str },
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::Unknown => write!(f, "unknown command"),
+            ParseError::BadArguments { command, usage } => write!(f, "bad arguments to {command}, expected {usage}"),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Parses one input line.
+pub fn parse_command(line: &str) -> Result<Command, ParseError> {
+    let line = line.trim();
+    match command.parse(line) {
+        Ok((_, command)) => Ok(command),
+        Err(nom::Err::Failure(_)) => {
+            let word = line.split(|c: char| c.is_whitespace()).next().unwrap_or_default();
+            let starts_with_number = word.starts_with(|c: char| c == '-' || c.is_ascii_digit());
+            let command = if starts_with_number { "stone line".to_string() } else { word.to_ascii_uppercase() };
+            Err(ParseError::BadArguments { usage: usage(&command), command })
+        }
+        Err(_) => Err(ParseError::Unknown),
+    }
+}
+
+/// What a command's arguments should look like, for the error message.
+fn usage(command: &str) -> &'static str {
+    match command {
+        "START" => "START SIZE",
+        "RECTSTART" => "RECTSTART WIDTH,HEIGHT",
+        "TURN" | "TAKEBACK" | "PLAY" => "X,Y",
+        "INFO" => "INFO KEY VALUE",
+        "stone line" => "X,Y or X,Y,FIELD",
+        _ => "no arguments",
+    }
+}
+
+type Res<'a, T> = IResult<&'a str, T>;
+
+fn command(input: &str) -> Res<'_, Command> {
+    alt((
+        with_args("START", preceded(space1, number)).map(Command::Start),
+        with_args("RECTSTART", preceded(space1, point)).map(|(w, h)| Command::RectStart(w, h)),
+        no_args("RESTART", Command::Restart),
+        no_args("BEGIN", Command::Begin),
+        with_args("TURN", preceded(space1, point)).map(|(x, y)| Command::Turn(x, y)),
+        no_args("BOARD", Command::Board),
+        no_args("SWAP2BOARD", Command::Swap2Board),
+        no_args("DONE", Command::Done),
+        with_args("INFO", preceded(space1, info)).map(Command::Info),
+        no_args("END", Command::End),
+        no_args("ABOUT", Command::About),
+        with_args("TAKEBACK", preceded(space1, point)).map(|(x, y)| Command::Takeback(x, y)),
+        with_args("PLAY", preceded(space1, point)).map(|(x, y)| Command::Play(x, y)),
+        no_args("STOP", Command::Stop),
+        no_args("YXSTOP", Command::Stop),
+        preceded(peek(one_of("-0123456789")), cut(terminated(stone, eof))),
+    ))
+    .parse(input)
+}
+
+/// A whole word, matched without regard to case: `TURN` but not `TURNS`.
+fn keyword<'a>(name: &'static str) -> impl Parser<&'a str, Output = &'a str, Error = Error<&'a str>> {
+    terminated(tag_no_case(name), not(satisfy(|c: char| c.is_ascii_alphanumeric() || c == '_')))
+}
+
+/// A keyword, then arguments that must parse to the end of the line.
+fn with_args<'a, O>(
+    name: &'static str,
+    args: impl Parser<&'a str, Output = O, Error = Error<&'a str>>,
+) -> impl Parser<&'a str, Output = O, Error = Error<&'a str>> {
+    preceded(keyword(name), cut(terminated(args, eof)))
+}
+
+fn no_args<'a>(name: &'static str, command: Command) -> impl Parser<&'a str, Output = Command, Error = Error<&'a str>> {
+    value(command, with_args(name, space0))
+}
+
+fn number(input: &str) -> Res<'_, usize> {
+    map_res(digit1, str::parse).parse(input)
+}
+
+/// `x,y`, spaces allowed around the comma.
+fn point(input: &str) -> Res<'_, (usize, usize)> {
+    separated_pair(number, (space0, char(','), space0), number).parse(input)
+}
+
+/// Milliseconds; some managers send a negative `time_left` once the clock has run out.
+fn millis(input: &str) -> Res<'_, u64> {
+    map_res(recognize((opt(char('-')), digit1)), |s: &str| s.parse::<i64>().map(|v| v.max(0) as u64)).parse(input)
+}
+
+fn stone(input: &str) -> Res<'_, Command> {
+    (point, opt(preceded((space0, char(','), space0), number)))
+        .map(|((x, y), field)| match field {
+            Some(field) => Command::Stone { x, y, field },
+            None => Command::Point(x, y),
+        })
+        .parse(input)
+}
+
+fn info(input: &str) -> Res<'_, Info> {
+    alt((
+        info_key("timeout_turn", millis).map(Info::TimeoutTurn),
+        info_key("timeout_match", millis).map(Info::TimeoutMatch),
+        info_key("time_left", millis).map(Info::TimeLeft),
+        info_key("max_memory", map_res(digit1, str::parse)).map(Info::MaxMemory),
+        info_key("game_type", map_res(digit1, str::parse)).map(Info::GameType),
+        info_key("rule", map_res(digit1, str::parse)).map(Info::Rule),
+        info_key("evaluate", point).map(|(x, y)| Info::Evaluate(x, y)),
+        info_key("folder", rest).map(|path: &str| Info::Folder(path.to_string())),
+        info_key("thread_num", map_res(digit1, str::parse)).map(Info::ThreadNum),
+        (take_while1(|c: char| !c.is_whitespace()), rest)
+            .map(|(key, value): (&str, &str)| Info::Unknown { key: key.to_string(), value: value.trim().to_string() }),
+    ))
+    .parse(input)
+}
+
+fn info_key<'a, O>(
+    name: &'static str,
+    value: impl Parser<&'a str, Output = O, Error = Error<&'a str>>,
+) -> impl Parser<&'a str, Output = O, Error = Error<&'a str>> {
+    preceded(keyword(name), cut(preceded(space1, value)))
+}
+
+/// One brain line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Response {
+    Ok,
+    Error(String),
+    /// Echoes the line that was not understood.
+    Unknown(String),
+    Move(Move),
+    /// Several stones on one line, as swap2 answers them.
+    Stones(Vec<Move>),
+    /// Swap2: take the other colour.
+    Swap,
+    About,
+    /// Free text the manager shows to the user, e.g. search progress.
+    Message(String),
+}
+
+impl fmt::Display for Response {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Response::Ok => write!(f, "OK"),
+            Response::Error(message) => write!(f, "ERROR {message}"),
+            Response::Unknown(line) => write!(f, "UNKNOWN {line}"),
+            Response::Move(mv) => write!(f, "{mv}"),
+            Response::Stones(stones) => {
+                for (i, mv) in stones.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, " ")?;
+                    }
+                    write!(f, "{mv}")?;
+                }
+                Ok(())
+            }
+            Response::Swap => write!(f, "SWAP"),
+            Response::About => write!(
+                f,
+                r#"name="Arbor", version="{}", author="Arbor developers", country="-", www="-""#,
+                env!("CARGO_PKG_VERSION")
+            ),
+            Response::Message(text) => write!(f, "MESSAGE {text}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bad(command: &str) -> Result<Command, ParseError> {
+        Err(ParseError::BadArguments { command: command.to_string(), usage: usage(command) })
+    }
+
+    #[test]
+    fn accepted_lines() {
+        let table: &[(&str, Command)] = &[
+            ("START 20", Command::Start(20)),
+            ("start 15\r", Command::Start(15)),
+            ("  StArT   19  ", Command::Start(19)),
+            ("START 4", Command::Start(4)),
+            ("RECTSTART 20,15", Command::RectStart(20, 15)),
+            ("RECTSTART 20, 15", Command::RectStart(20, 15)),
+            ("RESTART", Command::Restart),
+            ("BEGIN", Command::Begin),
+            ("TURN 10,10", Command::Turn(10, 10)),
+            ("turn 0 , 7", Command::Turn(0, 7)),
+            ("TURN 40,40", Command::Turn(40, 40)),
+            ("BOARD", Command::Board),
+            ("SWAP2BOARD", Command::Swap2Board),
+            ("DONE\r", Command::Done),
+            ("10,10,1", Command::Stone { x: 10, y: 10, field: 1 }),
+            ("3,4,7", Command::Stone { x: 3, y: 4, field: 7 }),
+            ("7,7", Command::Point(7, 7)),
+            ("END", Command::End),
+            ("end\r", Command::End),
+            ("ABOUT", Command::About),
+            ("TAKEBACK 3,4", Command::Takeback(3, 4)),
+            ("PLAY 5,6", Command::Play(5, 6)),
+            ("STOP", Command::Stop),
+            ("yxstop", Command::Stop),
+            ("INFO timeout_turn 1000", Command::Info(Info::TimeoutTurn(1000))),
+            ("INFO TIMEOUT_MATCH 0", Command::Info(Info::TimeoutMatch(0))),
+            ("INFO time_left -300", Command::Info(Info::TimeLeft(0))),
+            ("INFO max_memory 367001600", Command::Info(Info::MaxMemory(367_001_600))),
+            ("INFO game_type 1", Command::Info(Info::GameType(1))),
+            ("INFO rule 1", Command::Info(Info::Rule(1))),
+            ("INFO evaluate 3,4", Command::Info(Info::Evaluate(3, 4))),
+            ("INFO folder C:\\my brain\\", Command::Info(Info::Folder("C:\\my brain\\".into()))),
+            ("INFO thread_num 4", Command::Info(Info::ThreadNum(4))),
+            ("INFO caution_factor 3", Command::Info(Info::Unknown { key: "caution_factor".into(), value: "3".into() })),
+            ("INFO timeout_turnx 3", Command::Info(Info::Unknown { key: "timeout_turnx".into(), value: "3".into() })),
+        ];
+        for (line, expected) in table {
+            assert_eq!(parse_command(line).as_ref(), Ok(expected), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn rejected_lines() {
+        let table: &[(&str, Result<Command, ParseError>)] = &[
+            ("", Err(ParseError::Unknown)),
+            ("HELLO", Err(ParseError::Unknown)),
+            ("TURNS 1,2", Err(ParseError::Unknown)),
+            ("STARTX 20", Err(ParseError::Unknown)),
+            ("YXBOARD", Err(ParseError::Unknown)),
+            ("START", bad("START")),
+            ("START x", bad("START")),
+            ("START -5", bad("START")),
+            ("START 20 20", bad("START")),
+            ("START 99999999999999999999999", bad("START")),
+            ("RECTSTART 20", bad("RECTSTART")),
+            ("TURN", bad("TURN")),
+            ("TURN 1", bad("TURN")),
+            ("TURN 1,", bad("TURN")),
+            ("TURN -1,2", bad("TURN")),
+            ("TURN a,b", bad("TURN")),
+            ("TURN 1,2,3", bad("TURN")),
+            ("turn 1;2", bad("TURN")),
+            ("BEGIN now", bad("BEGIN")),
+            ("TAKEBACK", bad("TAKEBACK")),
+            ("PLAY 1", bad("PLAY")),
+            ("INFO", bad("INFO")),
+            ("INFO timeout_turn", bad("INFO")),
+            ("INFO timeout_turn fast", bad("INFO")),
+            ("INFO rule -1", bad("INFO")),
+            ("INFO max_memory 1 2", bad("INFO")),
+            ("1,2,x", bad("stone line")),
+            ("1,2,3,4", bad("stone line")),
+            ("-1,2,1", bad("stone line")),
+            ("7", bad("stone line")),
+        ];
+        for (line, expected) in table {
+            assert_eq!(&parse_command(line), expected, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn responses_print_in_protocol_format() {
+        let a = Move::new(7, 8).unwrap();
+        let b = Move::new(9, 10).unwrap();
+        assert_eq!(Response::Ok.to_string(), "OK");
+        assert_eq!(Response::Error("unsupported size".into()).to_string(), "ERROR unsupported size");
+        assert_eq!(Response::Unknown("HELLO".into()).to_string(), "UNKNOWN HELLO");
+        assert_eq!(Response::Move(a).to_string(), "7,8");
+        assert_eq!(Response::Stones(vec![a, b]).to_string(), "7,8 9,10");
+        assert_eq!(Response::Swap.to_string(), "SWAP");
+        assert!(Response::About.to_string().starts_with(r#"name="Arbor", version=""#));
+    }
+}

@@ -1,0 +1,630 @@
+//! The Gomocup brain: game state and settings between lines, one reply per command.
+//!
+//! Invariants:
+//! - The brain is always the side to move when it is asked for a move; the board holds the
+//!   whole game, own and opponent stones alike.
+//! - A command that fails leaves the board as it was: every command works on a copy, committed
+//!   only when the command succeeds.
+//! - Nothing is printed after `END`, not even the answer of a search it interrupted.
+//! - Lines are answered in the order they arrived; `BOARD` and `SWAP2BOARD` collect lines until
+//!   `DONE`, then answer once.
+
+use std::io::{self, BufReader, Write};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+use super::parse::{Command, Info, ParseError, Response, parse_command};
+use crate::engine::Engine;
+use crate::gomoku::swap2::{self, Judgement, Swap2Choice};
+use crate::gomoku::{Board, Color, Move, Rule};
+use crate::protocol::io::{InputLine, Interrupt, Output, Signals, spawn_reader};
+use crate::search::limits::{Clock, SearchLimits};
+use crate::search::score::describe;
+use crate::search::{SearchInfo, SearchResult};
+
+/// `timeout_turn` when the manager does not send one (piskvork's default).
+const DEFAULT_TURN_TIME: Duration = Duration::from_millis(5_000);
+/// Share of the manager's `max_memory` given to the transposition table; the rest covers the
+/// program, the per-thread tables and the memory the allocator keeps back.
+const HASH_MEMORY_SHARE: f64 = 0.4;
+/// Largest table taken from a `max_memory`, however large: beyond it a faster start matters more.
+const MAX_HASH_MB: usize = 1024;
+/// Moves a match clock is expected to last when budgeting one move from it.
+const EXPECTED_MOVES_LEFT: u32 = 25;
+/// Share of a move's time each swap2 judgement search may use; swap2 makes at most three.
+const SWAP2_JUDGE_SHARE: f64 = 0.2;
+
+/// Which lines interrupt a running search: `END` quits, `STOP` and `YXSTOP` stop.
+pub fn classify(line: &str) -> Interrupt {
+    let word = line.trim();
+    if word.eq_ignore_ascii_case("END") {
+        Interrupt::Quit
+    } else if word.eq_ignore_ascii_case("STOP") || word.eq_ignore_ascii_case("YXSTOP") {
+        Interrupt::Stop
+    } else {
+        Interrupt::None
+    }
+}
+
+/// Plays the Gomocup protocol on stdin and stdout until `END` or the end of input.
+pub fn run(engine: Engine) -> io::Result<()> {
+    let signals = Arc::new(Signals::default());
+    let lines = spawn_reader(BufReader::new(io::stdin()), classify, Arc::clone(&signals));
+    Session::new(engine, io::stdout(), signals).run(lines)
+}
+
+/// Whether to read another line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// What a command comes to, when it does not fail (a failure is the text of its `ERROR`).
+enum Answer {
+    Reply(Response),
+    Nothing,
+    /// `END`: exit without another word.
+    Quit,
+}
+
+/// Where the next input lines go.
+enum Mode {
+    Commands,
+    /// Inside `BOARD`: `(x, y, field)` lines so far, and the first problem met.
+    Board {
+        stones: Vec<(usize, usize, usize)>,
+        error: Option<String>,
+    },
+    /// Inside `SWAP2BOARD`: opening stones so far, and the first problem met.
+    Swap2 {
+        stones: Vec<(usize, usize)>,
+        error: Option<String>,
+    },
+}
+
+/// The manager's time settings, as last sent.
+#[derive(Clone, Copy, Debug)]
+struct TimeControl {
+    turn: Duration,
+    /// Zero means no match clock.
+    match_time: Duration,
+    left: Option<Duration>,
+}
+
+impl TimeControl {
+    fn limits(&self) -> SearchLimits {
+        SearchLimits { move_time: Some(self.turn), clock: self.clock(), ..SearchLimits::default() }
+    }
+
+    fn clock(&self) -> Option<Clock> {
+        (!self.match_time.is_zero()).then(|| Clock {
+            remaining: self.left.unwrap_or(self.match_time),
+            increment: Duration::ZERO,
+            moves_to_go: None,
+        })
+    }
+
+    /// A single move's share of the time, for work split over several searches.
+    fn move_budget(&self) -> Duration {
+        match self.clock() {
+            Some(clock) => self.turn.min(clock.remaining / EXPECTED_MOVES_LEFT),
+            None => self.turn,
+        }
+    }
+}
+
+/// One brain's conversation with a manager.
+pub struct Session<W: Write + Send> {
+    out: Output<W>,
+    engine: Engine,
+    signals: Arc<Signals>,
+    /// `None` until `START` or `RECTSTART`.
+    board: Option<Board>,
+    /// How many moves at the start of the board's history `BOARD` set up: their real order is
+    /// unknown, so they are taken back by colour, not by order.
+    setup: usize,
+    rule: Rule,
+    /// Owed to the next game command after an `INFO rule` this brain cannot play.
+    rule_error: Option<String>,
+    time: TimeControl,
+    /// Table size when the manager sets no memory limit: the engine's size at start-up.
+    default_hash_mb: usize,
+    mode: Mode,
+}
+
+impl<W: Write + Send> Session<W> {
+    /// A session replying on `out`; `signals` must be the ones the input reader raises.
+    pub fn new(engine: Engine, out: W, signals: Arc<Signals>) -> Self {
+        Session {
+            out: Output::new(out),
+            default_hash_mb: engine.hash_mb(),
+            engine,
+            signals,
+            board: None,
+            setup: 0,
+            rule: Rule::Freestyle,
+            rule_error: None,
+            time: TimeControl { turn: DEFAULT_TURN_TIME, match_time: Duration::ZERO, left: None },
+            mode: Mode::Commands,
+        }
+    }
+
+    /// Answers `lines` until `END`, or until they run out. Only a failure to write the replies
+    /// ends the session with an error.
+    pub fn run(mut self, lines: Receiver<InputLine>) -> io::Result<()> {
+        for line in lines {
+            if self.handle(&line)? == Flow::Quit {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    pub fn into_output(self) -> W {
+        self.out.into_inner()
+    }
+
+    fn handle(&mut self, line: &InputLine) -> io::Result<Flow> {
+        let text = line.text.trim();
+        if classify(text) != Interrupt::None {
+            self.signals.take_stop();
+        }
+        if text.is_empty() {
+            return Ok(Flow::Continue);
+        }
+        let command = parse_command(text);
+        let answer = match std::mem::replace(&mut self.mode, Mode::Commands) {
+            _ if command == Ok(Command::End) => Ok(Answer::Quit),
+            Mode::Commands => match command {
+                Ok(command) => self.command(command, line.received),
+                Err(ParseError::Unknown) => Ok(Answer::Reply(Response::Unknown(text.to_string()))),
+                Err(error) => Err(error.to_string()),
+            },
+            Mode::Board { stones, error } if command == Ok(Command::Done) => {
+                self.finish_board(&stones, error, line.received)
+            }
+            Mode::Swap2 { stones, error } if command == Ok(Command::Done) => {
+                self.finish_swap2(&stones, error, line.received)
+            }
+            Mode::Board { mut stones, mut error } => {
+                match command {
+                    Ok(Command::Stone { x, y, field }) => stones.push((x, y, field)),
+                    Ok(Command::Stop) => {}
+                    _ => {
+                        error.get_or_insert_with(|| format!("unexpected line in BOARD: {text}"));
+                    }
+                }
+                self.mode = Mode::Board { stones, error };
+                Ok(Answer::Nothing)
+            }
+            Mode::Swap2 { mut stones, mut error } => {
+                match command {
+                    Ok(Command::Point(x, y)) => stones.push((x, y)),
+                    Ok(Command::Stop) => {}
+                    _ => {
+                        error.get_or_insert_with(|| format!("unexpected line in SWAP2BOARD: {text}"));
+                    }
+                }
+                self.mode = Mode::Swap2 { stones, error };
+                Ok(Answer::Nothing)
+            }
+        };
+        match answer {
+            Ok(Answer::Reply(response)) => self.out.line(response)?,
+            Ok(Answer::Nothing) => {}
+            Ok(Answer::Quit) => return Ok(Flow::Quit),
+            Err(message) => self.out.line(Response::Error(message))?,
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn command(&mut self, command: Command, received: Instant) -> Result<Answer, String> {
+        let needs_rule = !matches!(
+            command,
+            Command::Info(_) | Command::About | Command::Stop | Command::End | Command::Board | Command::Swap2Board
+        );
+        if needs_rule && let Some(error) = self.rule_error.take() {
+            return Err(error);
+        }
+        match command {
+            Command::Start(size) => self.start(size, size),
+            Command::RectStart(width, height) => self.start(width, height),
+            Command::Restart => {
+                let board = self.game()?;
+                self.start(board.width(), board.height())
+            }
+            Command::Begin => {
+                let board = self.game()?;
+                self.play_best(board, self.setup, received)
+            }
+            Command::Turn(x, y) => {
+                let mut board = self.game()?;
+                let mv = square(&board, x, y)?;
+                board.play(mv).map_err(|error| format!("cannot play {mv}: {error}"))?;
+                self.play_best(board, self.setup, received)
+            }
+            Command::Play(x, y) => {
+                let mut board = self.game()?;
+                let mv = square(&board, x, y)?;
+                board.play(mv).map_err(|error| format!("cannot play {mv}: {error}"))?;
+                self.board = Some(board);
+                Ok(Answer::Reply(Response::Move(mv)))
+            }
+            Command::Takeback(x, y) => self.takeback(x, y),
+            Command::Board => {
+                self.mode = Mode::Board { stones: Vec::new(), error: None };
+                Ok(Answer::Nothing)
+            }
+            Command::Swap2Board => {
+                self.mode = Mode::Swap2 { stones: Vec::new(), error: None };
+                Ok(Answer::Nothing)
+            }
+            Command::Info(info) => {
+                self.info(info);
+                Ok(Answer::Nothing)
+            }
+            Command::About => Ok(Answer::Reply(Response::About)),
+            // A stop with no search running has nothing to stop.
+            Command::Stop => Ok(Answer::Nothing),
+            Command::End => Ok(Answer::Quit),
+            Command::Done => Err("DONE without BOARD or SWAP2BOARD".into()),
+            Command::Stone { .. } | Command::Point(..) => Err("stone line outside BOARD or SWAP2BOARD".into()),
+        }
+    }
+
+    /// A copy of the game under way, to change and commit only if the command succeeds.
+    fn game(&self) -> Result<Board, String> {
+        self.board.clone().ok_or_else(|| "no game: send START first".to_string())
+    }
+
+    fn start(&mut self, width: usize, height: usize) -> Result<Answer, String> {
+        let board = Board::new(width, height, self.rule).map_err(|_| "unsupported size")?;
+        self.board = Some(board);
+        self.setup = 0;
+        self.time.left = None;
+        self.engine.clear_hash();
+        Ok(Answer::Reply(Response::Ok))
+    }
+
+    /// Removes the last stone played. Stones set up by `BOARD` have no known order, so once
+    /// only they are left, any stone of the side that moved last may be taken back.
+    fn takeback(&mut self, x: usize, y: usize) -> Result<Answer, String> {
+        let mut board = self.game()?;
+        let mv = square(&board, x, y)?;
+        if board.history().len() > self.setup && board.last_move() == Some(mv) {
+            board.undo();
+        } else if board.history().len() <= self.setup && board.stone(mv) == Some(board.side_to_move().opponent()) {
+            board = without(&board, mv).ok_or_else(|| format!("cannot take back {mv}"))?;
+            self.setup = board.history().len();
+        } else {
+            return Err(format!("{mv} is not the last stone played"));
+        }
+        self.board = Some(board);
+        Ok(Answer::Reply(Response::Ok))
+    }
+
+    fn finish_board(
+        &mut self,
+        stones: &[(usize, usize, usize)],
+        error: Option<String>,
+        received: Instant,
+    ) -> Result<Answer, String> {
+        if let Some(error) = self.rule_error.take().or(error) {
+            return Err(error);
+        }
+        let current = self.game()?;
+        let (mut own, mut opponent) = (Vec::new(), Vec::new());
+        for &(x, y, field) in stones {
+            let mv = square(&current, x, y)?;
+            match field {
+                1 => own.push(mv),
+                2 => opponent.push(mv),
+                3 => return Err("continuous-game stones (field 3) are not supported".into()),
+                _ => return Err(format!("bad field {field} at {mv}, expected 1, 2 or 3")),
+            }
+        }
+        // The brain is to move: with equal counts it is black, one stone behind it is white.
+        let (black, white) = if own.len() == opponent.len() {
+            (own, opponent)
+        } else if opponent.len() == own.len() + 1 {
+            (opponent, own)
+        } else {
+            let (own, opponent) = (own.len(), opponent.len());
+            return Err(format!("{own} own and {opponent} opponent stones: the brain cannot be to move"));
+        };
+        let board = Board::from_stones(current.width(), current.height(), self.rule, &black, &white)
+            .map_err(|error| format!("bad position: {error}"))?;
+        let setup = board.history().len();
+        self.play_best(board, setup, received)
+    }
+
+    fn finish_swap2(
+        &mut self,
+        points: &[(usize, usize)],
+        error: Option<String>,
+        received: Instant,
+    ) -> Result<Answer, String> {
+        if let Some(error) = self.rule_error.take().or(error) {
+            return Err(error);
+        }
+        let current = self.game()?;
+        let stones = points.iter().map(|&(x, y)| square(&current, x, y)).collect::<Result<Vec<_>, _>>()?;
+        let judge_time = self.time.move_budget().saturating_sub(received.elapsed()).mul_f64(SWAP2_JUDGE_SHARE);
+        let Session { engine, signals, .. } = self;
+        let mut judge = |board: &Board| {
+            signals.arm();
+            let limits = SearchLimits::move_time(judge_time);
+            let result = engine.go(board, &limits, Instant::now(), signals.stop_flag(), &mut |_| {});
+            Judgement { score: result.score, best: result.best_move }
+        };
+        let choice = swap2::choose(current.width(), current.height(), self.rule, &stones, &mut judge);
+        if self.signals.quit_requested() {
+            return Ok(Answer::Quit);
+        }
+        Ok(Answer::Reply(match choice.map_err(|error| error.to_string())? {
+            Swap2Choice::Opening(stones) => Response::Stones(stones.to_vec()),
+            Swap2Choice::PutTwo(stones) => Response::Stones(stones.to_vec()),
+            Swap2Choice::Swap => Response::Swap,
+            Swap2Choice::Play(mv) => Response::Move(mv),
+        }))
+    }
+
+    /// Searches `board`, where the brain is to move, plays the answer on it, keeps it as the
+    /// game (its first `setup` moves set up by `BOARD`) and replies with the move. The clock
+    /// started at `received`.
+    fn play_best(&mut self, mut board: Board, setup: usize, received: Instant) -> Result<Answer, String> {
+        if board.is_over() {
+            return Err("the game is over".into());
+        }
+        let result = self.search(&board, received);
+        if self.signals.quit_requested() {
+            return Ok(Answer::Quit);
+        }
+        let mv = result.best_move.ok_or("no move to play")?;
+        board.play(mv).map_err(|error| format!("search chose {mv}: {error}"))?;
+        self.board = Some(board);
+        self.setup = setup;
+        Ok(Answer::Reply(Response::Move(mv)))
+    }
+
+    /// Runs the engine with the session's time settings, reporting progress as `MESSAGE` lines
+    /// until `END` arrives.
+    fn search(&mut self, board: &Board, received: Instant) -> SearchResult<Move> {
+        let limits = self.time.limits();
+        let Session { engine, out, signals, .. } = self;
+        signals.arm();
+        engine.go(board, &limits, received, signals.stop_flag(), &mut |info| {
+            if signals.quit_requested() {
+                return;
+            }
+            if out.line(Response::Message(progress(info))).is_err() {
+                // The manager is gone: stop thinking for it. Writing the reply will fail too
+                // and end the session.
+                signals.stop_flag().store(true, Ordering::SeqCst);
+            }
+        })
+    }
+
+    fn info(&mut self, info: Info) {
+        match info {
+            Info::TimeoutTurn(ms) => self.time.turn = Duration::from_millis(ms),
+            Info::TimeoutMatch(ms) => self.time.match_time = Duration::from_millis(ms),
+            Info::TimeLeft(ms) => self.time.left = Some(Duration::from_millis(ms)),
+            Info::MaxMemory(bytes) => self.engine.set_hash_mb(hash_mb_for(bytes, self.default_hash_mb)),
+            Info::ThreadNum(threads) => self.engine.set_threads(threads as usize),
+            Info::Rule(code) => match Rule::from_gomocup(code) {
+                Some(rule) if rule.is_supported() => {
+                    self.rule_error = None;
+                    self.set_rule(rule);
+                }
+                _ => self.rule_error = Some(format!("rule {code} is not supported yet")),
+            },
+            Info::GameType(_) | Info::Evaluate(..) | Info::Folder(_) | Info::Unknown { .. } => {
+                log::debug!("ignoring {info:?}");
+            }
+        }
+    }
+
+    /// Changes the rule, also for the game under way (its moves are replayed under the new rule).
+    fn set_rule(&mut self, rule: Rule) {
+        if rule == self.rule {
+            return;
+        }
+        self.rule = rule;
+        if let Some(board) = &self.board {
+            match replay(board, rule) {
+                Some(rebuilt) => self.board = Some(rebuilt),
+                None => log::warn!("the position does not fit rule {rule:?}; keeping the old rule for this game"),
+            }
+        }
+    }
+}
+
+/// The square `x,y`, if it is on `board`.
+fn square(board: &Board, x: usize, y: usize) -> Result<Move, String> {
+    Move::new(x, y)
+        .filter(|&mv| board.contains(mv))
+        .ok_or_else(|| format!("{x},{y} is off the {}x{} board", board.width(), board.height()))
+}
+
+/// The same game under another rule; `None` if it could not have been played so.
+fn replay(board: &Board, rule: Rule) -> Option<Board> {
+    let mut replayed = Board::new(board.width(), board.height(), rule).ok()?;
+    for &mv in board.history() {
+        replayed.play(mv).ok()?;
+    }
+    Some(replayed)
+}
+
+/// The position without the stone on `removed`, as a set of stones: the order of play is lost.
+fn without(board: &Board, removed: Move) -> Option<Board> {
+    let (mut black, mut white) = (Vec::new(), Vec::new());
+    for y in 0..board.height() {
+        for x in 0..board.width() {
+            let mv = Move::new(x, y)?;
+            if mv == removed {
+                continue;
+            }
+            match board.stone(mv) {
+                Some(Color::Black) => black.push(mv),
+                Some(Color::White) => white.push(mv),
+                None => {}
+            }
+        }
+    }
+    Board::from_stones(board.width(), board.height(), board.rule(), &black, &white).ok()
+}
+
+/// The table size for a manager's `max_memory` in bytes (0: no limit).
+fn hash_mb_for(max_memory: u64, default_mb: usize) -> usize {
+    if max_memory == 0 {
+        return default_mb;
+    }
+    let mb = max_memory as f64 * HASH_MEMORY_SHARE / (1024.0 * 1024.0);
+    (mb as usize).clamp(1, MAX_HASH_MB)
+}
+
+/// `depth D-SELDEPTH ev SCORE n NODES n/s NPS tm MS pv MOVES`, the text of a progress message.
+fn progress(info: &SearchInfo<Move>) -> String {
+    let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
+    format!(
+        "depth {}-{} ev {} n {} n/s {} tm {} pv {}",
+        info.depth,
+        info.seldepth,
+        describe(info.score),
+        info.nodes,
+        info.nodes_per_second(),
+        info.elapsed.as_millis(),
+        pv.join(" ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+
+    /// Runs a whole session on `input` and returns what it printed.
+    fn converse(input: &[&str]) -> Vec<String> {
+        let signals = Arc::new(Signals::default());
+        let (sender, receiver) = mpsc::channel();
+        for line in input {
+            sender.send(InputLine { text: line.to_string(), received: Instant::now() }).unwrap();
+        }
+        drop(sender);
+        let mut session = Session::new(Engine::new(1, 1), Vec::new(), signals);
+        for line in receiver {
+            if session.handle(&line).unwrap() == Flow::Quit {
+                break;
+            }
+        }
+        let out = String::from_utf8(session.into_output()).unwrap();
+        out.lines().filter(|l| !l.starts_with("MESSAGE")).map(str::to_string).collect()
+    }
+
+    #[test]
+    fn time_settings_become_search_limits() {
+        let mut time = TimeControl { turn: DEFAULT_TURN_TIME, match_time: Duration::ZERO, left: None };
+        assert_eq!(time.limits().move_time, Some(DEFAULT_TURN_TIME));
+        assert_eq!(time.limits().clock, None);
+        time.match_time = Duration::from_secs(100);
+        assert_eq!(time.limits().clock.unwrap().remaining, Duration::from_secs(100));
+        time.left = Some(Duration::from_secs(30));
+        assert_eq!(time.limits().clock.unwrap().remaining, Duration::from_secs(30));
+        assert_eq!(time.move_budget(), Duration::from_millis(1_200));
+    }
+
+    #[test]
+    fn progress_message_format() {
+        let info = SearchInfo {
+            depth: 5,
+            seldepth: 9,
+            score: crate::search::score::win_in(3),
+            nodes: 1000,
+            elapsed: Duration::from_millis(250),
+            pv: vec![Move::new(7, 7).unwrap(), Move::new(8, 8).unwrap()],
+            hashfull: 0,
+        };
+        assert_eq!(progress(&info), "depth 5-9 ev win in 2 n 1000 n/s 4000 tm 250 pv 7,7 8,8");
+    }
+
+    #[test]
+    fn memory_limit_sizes_the_table() {
+        assert_eq!(hash_mb_for(0, 64), 64);
+        assert_eq!(hash_mb_for(350 * 1024 * 1024, 64), 140);
+        assert_eq!(hash_mb_for(100 * 1024 * 1024 * 1024, 64), MAX_HASH_MB);
+        assert_eq!(hash_mb_for(1000, 64), 1);
+    }
+
+    #[test]
+    fn errors_leave_the_board_unchanged() {
+        let out = converse(&[
+            "TURN 1,1",
+            "START 15",
+            "INFO timeout_turn 0",
+            "PLAY 7,7",
+            "TURN 7,7",
+            "TURN 15,0",
+            "TAKEBACK 3,3",
+            "TAKEBACK 7,7",
+            "TAKEBACK 7,7",
+        ]);
+        assert_eq!(out[0], "ERROR no game: send START first");
+        assert_eq!(out[1], "OK");
+        assert_eq!(out[2], "7,7");
+        assert!(out[3].starts_with("ERROR cannot play 7,7"), "{}", out[3]);
+        assert!(out[4].starts_with("ERROR 15,0 is off"), "{}", out[4]);
+        assert!(out[5].starts_with("ERROR"), "{}", out[5]);
+        assert_eq!(out[6..], ["OK", "ERROR 7,7 is not the last stone played"]);
+    }
+
+    #[test]
+    fn unsupported_rule_fails_the_next_game_command_only() {
+        let out = converse(&["INFO rule 4", "ABOUT", "START 15", "START 15", "END", "ABOUT"]);
+        assert!(out[0].starts_with("name=\"Arbor\""));
+        assert_eq!(out[1..], ["ERROR rule 4 is not supported yet", "OK"]);
+    }
+
+    #[test]
+    fn board_colours_follow_the_stone_counts() {
+        let out = converse(&["START 15", "INFO timeout_turn 0", "BOARD", "7,7,2", "DONE", "TAKEBACK 7,7"]);
+        assert_eq!(out[0], "OK");
+        assert!(out[1].contains(','), "{}", out[1]);
+        assert_eq!(out[2], "ERROR 7,7 is not the last stone played");
+        // Black's four leaves white one answer, so the reply is known.
+        let out = converse(&[
+            "START 15",
+            "INFO timeout_turn 0",
+            "BOARD",
+            "7,7,2",
+            "8,7,2",
+            "9,7,2",
+            "10,7,2",
+            "6,7,1",
+            "0,0,1",
+            "0,14,1",
+            "DONE",
+            "TAKEBACK 11,7",
+            "TAKEBACK 0,0",
+            "TAKEBACK 7,7",
+            "TAKEBACK 0,0",
+            "TAKEBACK 7,7",
+        ]);
+        assert_eq!(
+            out[1..],
+            [
+                "11,7",
+                "OK",
+                "ERROR 0,0 is not the last stone played",
+                "OK",
+                "OK",
+                "ERROR 7,7 is not the last stone played"
+            ]
+        );
+        let out = converse(&["START 15", "BOARD", "7,7,1", "DONE", "BOARD", "7,7,3", "DONE", "BOARD", "7,7,9", "DONE"]);
+        assert!(out[1..].iter().all(|l| l.starts_with("ERROR")), "{out:?}");
+    }
+}

@@ -1,0 +1,197 @@
+//! Protocol input and output, shared by every protocol.
+//!
+//! Input is read on a thread of its own so that a stop or quit command reaches a running search:
+//! the reader raises [`Signals`] itself the moment it sees such a line, then queues the line like
+//! any other, each stamped with the instant it arrived (a move's clock starts when it was asked
+//! for). Output is whole lines, each written with one `writeln!` and flushed, so a manager never
+//! sees half a reply.
+
+use std::fmt::Display;
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+use std::time::Instant;
+
+/// One line of input, without its line ending, and when it was read.
+#[derive(Clone, Debug)]
+pub struct InputLine {
+    pub text: String,
+    pub received: Instant,
+}
+
+/// What a line means to the reader thread, before the session sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interrupt {
+    /// An ordinary command: only queued.
+    None,
+    /// Stop the running search and answer with the best move so far.
+    Stop,
+    /// Stop the running search, print nothing more and exit.
+    Quit,
+}
+
+/// Flags the reader thread raises for the thread that runs the session and the search.
+///
+/// The stop flag is the one the search polls. A search also raises it itself when its time is
+/// up, so the session re-arms it before each search with [`Signals::arm`], which keeps it raised
+/// when a stop line is already on its way (read by the reader, not yet by the session): that stop
+/// was meant for this search.
+#[derive(Debug, Default)]
+pub struct Signals {
+    stop: AtomicBool,
+    /// Stop lines the reader has queued and the session has not yet taken.
+    pending_stops: AtomicUsize,
+    quit: AtomicBool,
+    eof: AtomicBool,
+}
+
+impl Signals {
+    /// The flag to hand to the search.
+    pub fn stop_flag(&self) -> &AtomicBool {
+        &self.stop
+    }
+
+    /// Lowers the stop flag before a search, unless a stop or quit line is already queued.
+    pub fn arm(&self) {
+        self.stop.store(false, Ordering::SeqCst);
+        // Checked after the store: a reader that queued a stop line before this point has
+        // already counted it, and one that queues it later raises the flag after our store.
+        if self.pending_stops.load(Ordering::SeqCst) > 0 || self.quit_requested() {
+            self.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// The session calls this when it takes a stop or quit line from the queue.
+    pub fn take_stop(&self) {
+        // Never below zero, even if a caller takes a line the reader did not count.
+        let _ = self.pending_stops.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+    }
+
+    /// A quit line has been read: nothing more may be printed.
+    pub fn quit_requested(&self) -> bool {
+        self.quit.load(Ordering::SeqCst)
+    }
+
+    /// The input has ended. Lines already queued are still answered; the session exits when the
+    /// queue is empty.
+    pub fn input_closed(&self) -> bool {
+        self.eof.load(Ordering::SeqCst)
+    }
+
+    fn raise(&self, interrupt: Interrupt) {
+        match interrupt {
+            Interrupt::None => return,
+            Interrupt::Stop => {}
+            Interrupt::Quit => self.quit.store(true, Ordering::SeqCst),
+        }
+        self.pending_stops.fetch_add(1, Ordering::SeqCst);
+        self.stop.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Starts the reader thread on `input`. `classify` says which lines interrupt a search (each
+/// protocol has its own words). The channel closes after the last line, at end of input or on a
+/// read error; neither is a reason to panic, since the manager may simply have gone away.
+pub fn spawn_reader<R>(input: R, classify: fn(&str) -> Interrupt, signals: Arc<Signals>) -> Receiver<InputLine>
+where
+    R: BufRead + Send + 'static,
+{
+    let (sender, receiver) = mpsc::channel();
+    thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || {
+            let mut input = input;
+            let mut buffer = Vec::new();
+            loop {
+                buffer.clear();
+                match input.read_until(b'\n', &mut buffer) {
+                    Ok(0) => break,
+                    Ok(_) => {}
+                    Err(e) => {
+                        log::warn!("input error, treating it as end of input: {e}");
+                        break;
+                    }
+                }
+                let received = Instant::now();
+                // Managers send ASCII; anything else must not kill the brain.
+                let text = String::from_utf8_lossy(&buffer).trim_end_matches(['\r', '\n']).to_string();
+                signals.raise(classify(&text));
+                if sender.send(InputLine { text, received }).is_err() {
+                    break;
+                }
+            }
+            signals.eof.store(true, Ordering::SeqCst);
+        })
+        .expect("the operating system refused to start the input thread");
+    receiver
+}
+
+/// Writes protocol replies: one whole line per call, flushed at once.
+pub struct Output<W: Write> {
+    out: W,
+}
+
+impl<W: Write> Output<W> {
+    pub fn new(out: W) -> Self {
+        Output { out }
+    }
+
+    /// Writes `line` and a newline with a single `writeln!`, then flushes.
+    pub fn line(&mut self, line: impl Display) -> io::Result<()> {
+        writeln!(self.out, "{line}")?;
+        self.out.flush()
+    }
+
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn classify(line: &str) -> Interrupt {
+        match line.trim() {
+            "stop" => Interrupt::Stop,
+            "quit" => Interrupt::Quit,
+            _ => Interrupt::None,
+        }
+    }
+
+    #[test]
+    fn reader_queues_every_line_and_raises_the_flags() {
+        let signals = Arc::new(Signals::default());
+        let input = Cursor::new(b"a\r\nstop\nquit\nlast without newline".to_vec());
+        let lines: Vec<String> = spawn_reader(input, classify, Arc::clone(&signals)).iter().map(|l| l.text).collect();
+        assert_eq!(lines, ["a", "stop", "quit", "last without newline"]);
+        assert!(signals.stop_flag().load(Ordering::SeqCst));
+        assert!(signals.quit_requested());
+        assert!(signals.input_closed());
+    }
+
+    #[test]
+    fn arming_keeps_a_queued_stop_and_drops_a_taken_one() {
+        let signals = Signals::default();
+        signals.raise(Interrupt::Stop);
+        signals.arm();
+        assert!(signals.stop_flag().load(Ordering::SeqCst), "the stop line is still queued");
+        signals.take_stop();
+        signals.arm();
+        assert!(!signals.stop_flag().load(Ordering::SeqCst));
+        signals.take_stop();
+        signals.arm();
+        assert!(!signals.stop_flag().load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn output_writes_whole_lines() {
+        let mut out = Output::new(Vec::new());
+        out.line("OK").unwrap();
+        out.line(format_args!("{},{}", 7, 8)).unwrap();
+        assert_eq!(out.into_inner(), b"OK\n7,8\n");
+    }
+}

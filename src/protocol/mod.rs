@@ -1,0 +1,7 @@
+//! Text protocols spoken on stdin/stdout: parsers and session loops, no game logic. Shared by
+//! all of them: a stdin reader thread and a line writer ([`io`]), and a transcript runner that
+//! checks any engine binary against scripted conversations ([`transcript`]).
+
+pub mod gomocup;
+pub mod io;
+pub mod transcript;

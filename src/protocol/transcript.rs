@@ -1,0 +1,355 @@
+//! Scripted conversations with an engine process, for any line-based protocol (Gomocup, GTP).
+//!
+//! A transcript is a text file, one directive per line:
+//!
+//! ```text
+//! # comment (blank lines are ignored too)
+//! > LINE          send LINE to the engine
+//! < LINE          the next output line must be exactly LINE
+//! ~ REGEX         the next output line must match REGEX, anchored at both ends
+//! ! skip PREFIX   from here on, ignore output lines starting with PREFIX
+//! ! timeout SECS  the whole file must finish within SECS seconds (default 10)
+//! ! crlf on|off   end sent lines with CR LF (as piskvork does) instead of LF
+//! ! eof           close the engine's input
+//! ! exit [CODE]   the engine must exit (with CODE, if given), printing nothing more but
+//!                 skipped lines
+//! ```
+//!
+//! Output lines are compared without their line ending. A file that does not end in `! exit`
+//! kills the engine when it is done.
+
+use std::fmt;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use regex::Regex;
+
+/// How long a file may take when it does not say.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// What a transcript that passed did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Lines sent to the engine.
+    pub sent: usize,
+    /// Output lines checked against `<` or `~`.
+    pub checked: usize,
+    /// Output lines ignored through `! skip`.
+    pub skipped: usize,
+    pub elapsed: Duration,
+}
+
+/// Why a transcript failed: where, what it expected and what came instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    pub file: PathBuf,
+    /// 1-based line of the transcript; 0 when the failure belongs to no line.
+    pub line: usize,
+    pub expected: String,
+    pub actual: String,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: expected {}\n  got {}", self.file.display(), self.line, self.expected, self.actual)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// One directive of a transcript.
+#[derive(Clone, Debug)]
+enum Step {
+    Send(String),
+    Expect(String),
+    Match(Regex),
+    Skip(String),
+    Crlf(bool),
+    Eof,
+    Exit(Option<i32>),
+}
+
+/// A parsed transcript: numbered steps and the file's time limit.
+struct Script {
+    steps: Vec<(usize, Step)>,
+    timeout: Duration,
+}
+
+fn parse_script(text: &str) -> Result<Script, (usize, String)> {
+    let mut steps = Vec::new();
+    let mut timeout = DEFAULT_TIMEOUT;
+    for (index, raw) in text.lines().enumerate() {
+        let number = index + 1;
+        let line = raw.trim_end_matches('\r');
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut chars = line.chars();
+        let kind = chars.next();
+        // One space separates the marker from its text; more belongs to the text.
+        let rest = chars.as_str();
+        let rest = rest.strip_prefix(' ').unwrap_or(rest);
+        let step = match kind.unwrap_or_default() {
+            '>' => Step::Send(rest.to_string()),
+            '<' => Step::Expect(rest.to_string()),
+            '~' => {
+                Step::Match(Regex::new(&format!("^(?:{rest})$")).map_err(|e| (number, format!("a valid regex ({e})")))?)
+            }
+            '!' => {
+                let (name, argument) = rest.split_once(' ').unwrap_or((rest, ""));
+                match (name, argument.trim()) {
+                    ("skip", prefix) if !prefix.is_empty() => Step::Skip(prefix.to_string()),
+                    ("timeout", secs) => {
+                        let secs: f64 = secs.parse().map_err(|_| (number, "a number of seconds".to_string()))?;
+                        timeout = Duration::try_from_secs_f64(secs).map_err(|_| (number, "a valid timeout".into()))?;
+                        continue;
+                    }
+                    ("crlf", "on") => Step::Crlf(true),
+                    ("crlf", "off") => Step::Crlf(false),
+                    ("eof", "") => Step::Eof,
+                    ("exit", "") => Step::Exit(None),
+                    ("exit", code) => Step::Exit(Some(code.parse().map_err(|_| (number, "an exit code".to_string()))?)),
+                    _ => {
+                        let known = "a directive: skip PREFIX, timeout SECS, crlf on|off, eof, exit [CODE]";
+                        return Err((number, known.into()));
+                    }
+                }
+            }
+            _ => return Err((number, "a line starting with #, >, <, ~ or !".into())),
+        };
+        steps.push((number, step));
+    }
+    Ok(Script { steps, timeout })
+}
+
+/// Runs the transcript `file` against a fresh engine started as `engine_cmd` (program, then
+/// arguments). The engine's stderr is discarded.
+pub fn run_transcript(engine_cmd: &[String], file: &Path) -> Result<Summary, Failure> {
+    let fail = |line: usize, expected: &str, actual: String| Failure {
+        file: file.to_path_buf(),
+        line,
+        expected: expected.to_string(),
+        actual,
+    };
+    let text = std::fs::read_to_string(file).map_err(|e| fail(0, "a readable transcript", e.to_string()))?;
+    let script = parse_script(&text).map_err(|(line, expected)| fail(line, &expected, "something else".into()))?;
+    let (program, args) = engine_cmd.split_first().ok_or_else(|| fail(0, "an engine command", "none".into()))?;
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| fail(0, "an engine that starts", format!("{program}: {e}")))?;
+    let mut conversation = Conversation::new(&mut child, script.timeout);
+    let result = conversation.play(&script.steps).map_err(|(line, expected, actual)| fail(line, &expected, actual));
+    // Whatever happened, leave no engine behind.
+    drop(conversation);
+    let _ = child.kill();
+    let _ = child.wait();
+    result
+}
+
+/// The live exchange with one engine process.
+struct Conversation<'a> {
+    child: &'a mut Child,
+    stdin: Option<ChildStdin>,
+    output: Receiver<String>,
+    deadline: Instant,
+    started: Instant,
+    timeout: Duration,
+    skips: Vec<String>,
+    crlf: bool,
+    summary: Summary,
+}
+
+type StepFailure = (usize, String, String);
+
+impl<'a> Conversation<'a> {
+    fn new(child: &'a mut Child, timeout: Duration) -> Self {
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (sender, output) = mpsc::channel();
+        // A thread of its own, so that waiting for a line can time out.
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line.trim_end_matches('\r').to_string()).is_err() {
+                    break;
+                }
+            }
+        });
+        let started = Instant::now();
+        Conversation {
+            child,
+            stdin,
+            output,
+            deadline: started + timeout,
+            started,
+            timeout,
+            skips: Vec::new(),
+            crlf: false,
+            summary: Summary::default(),
+        }
+    }
+
+    fn play(&mut self, steps: &[(usize, Step)]) -> Result<Summary, StepFailure> {
+        for (line, step) in steps {
+            let line = *line;
+            match step {
+                Step::Send(text) => self.send(line, text)?,
+                Step::Expect(expected) => {
+                    let actual = self.next_line(line, &format!("{expected:?}"))?;
+                    if actual != *expected {
+                        return Err((line, format!("{expected:?}"), format!("{actual:?}")));
+                    }
+                }
+                Step::Match(pattern) => {
+                    let actual = self.next_line(line, &format!("a line matching {pattern}"))?;
+                    if !pattern.is_match(&actual) {
+                        return Err((line, format!("a line matching {pattern}"), format!("{actual:?}")));
+                    }
+                }
+                Step::Skip(prefix) => self.skips.push(prefix.clone()),
+                Step::Crlf(on) => self.crlf = *on,
+                Step::Eof => self.stdin = None,
+                Step::Exit(code) => self.expect_exit(line, *code)?,
+            }
+        }
+        self.summary.elapsed = self.started.elapsed();
+        Ok(self.summary.clone())
+    }
+
+    fn send(&mut self, line: usize, text: &str) -> Result<(), StepFailure> {
+        let ending = if self.crlf { "\r\n" } else { "\n" };
+        let stdin = self.stdin.as_mut().ok_or((line, "an engine reading input".into(), "input closed".into()))?;
+        write!(stdin, "{text}{ending}")
+            .and_then(|()| stdin.flush())
+            .map_err(|e| (line, format!("to send {text:?}"), format!("the engine's input is closed ({e})")))?;
+        self.summary.sent += 1;
+        Ok(())
+    }
+
+    /// The next output line that is not skipped.
+    fn next_line(&mut self, line: usize, expected: &str) -> Result<String, StepFailure> {
+        loop {
+            let wait = self.deadline.saturating_duration_since(Instant::now());
+            match self.output.recv_timeout(wait) {
+                Ok(text) if self.skips.iter().any(|p| text.starts_with(p.as_str())) => self.summary.skipped += 1,
+                Ok(text) => {
+                    self.summary.checked += 1;
+                    return Ok(text);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err((line, expected.into(), format!("nothing before the {:?} timeout", self.timeout)));
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err((line, expected.into(), "end of output (the engine exited)".into()));
+                }
+            }
+        }
+    }
+
+    /// The engine must close its output and exit, printing only skipped lines meanwhile.
+    fn expect_exit(&mut self, line: usize, code: Option<i32>) -> Result<(), StepFailure> {
+        let expected = match code {
+            Some(code) => format!("the engine to exit with code {code}"),
+            None => "the engine to exit".to_string(),
+        };
+        let expected = expected.as_str();
+        loop {
+            let wait = self.deadline.saturating_duration_since(Instant::now());
+            match self.output.recv_timeout(wait) {
+                Ok(text) if self.skips.iter().any(|p| text.starts_with(p.as_str())) => self.summary.skipped += 1,
+                Ok(text) => return Err((line, expected.into(), format!("output {text:?}"))),
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err((line, expected.into(), format!("still running after {:?}", self.timeout)));
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        // Output closed: the process should be gone or going.
+        while Instant::now() < self.deadline {
+            match self.child.try_wait() {
+                Ok(Some(status)) if code.is_none_or(|c| status.code() == Some(c)) => return Ok(()),
+                Ok(Some(status)) => return Err((line, expected.into(), format!("exit {status}"))),
+                Ok(None) => thread::sleep(Duration::from_millis(5)),
+                Err(e) => return Err((line, expected.into(), format!("cannot wait for it: {e}"))),
+            }
+        }
+        Err((line, expected.into(), format!("still running after {:?}", self.timeout)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shell(script: &str) -> Vec<String> {
+        vec!["sh".into(), "-c".into(), script.into()]
+    }
+
+    fn transcript(name: &str, text: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("arbor-transcript-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// An "engine" that answers every line with `echo <line>`, prints a note first, and exits
+    /// on `quit`.
+    const ECHO: &str =
+        r#"echo "DEBUG hello"; while read -r line; do [ "$line" = quit ] && exit 0; echo "echo $line"; done"#;
+
+    #[test]
+    fn a_matching_conversation_passes() {
+        let file = transcript(
+            "pass.txt",
+            "# comment\n! skip DEBUG\n! timeout 5\n> a b\n< echo a b\n\n> 12,3\n~ echo \\d+,\\d+\n> quit\n! exit 0\n",
+        );
+        let summary = run_transcript(&shell(ECHO), &file).unwrap();
+        assert_eq!((summary.sent, summary.checked, summary.skipped), (3, 2, 1));
+    }
+
+    #[test]
+    fn a_wrong_line_reports_where_and_what() {
+        let file = transcript("wrong.txt", "! skip DEBUG\n> a\n< echo b\n");
+        let failure = run_transcript(&shell(ECHO), &file).unwrap_err();
+        assert_eq!((failure.line, failure.expected.as_str(), failure.actual.as_str()), (3, "\"echo b\"", "\"echo a\""));
+    }
+
+    #[test]
+    fn patterns_are_anchored_and_skips_apply() {
+        let file = transcript("anchored.txt", "> a1\n~ echo a\n");
+        let failure = run_transcript(&shell(ECHO), &file).unwrap_err();
+        assert_eq!(failure.line, 2);
+        assert_eq!(failure.actual, "\"DEBUG hello\"");
+    }
+
+    #[test]
+    fn silence_times_out_and_exit_is_checked() {
+        let file = transcript("silent.txt", "! timeout 0.3\n! skip DEBUG\n> quit\n< never\n");
+        let failure = run_transcript(&shell(ECHO), &file).unwrap_err();
+        assert!(failure.actual.contains("exited"), "{failure}");
+        let file = transcript("alive.txt", "! timeout 0.3\n! skip DEBUG\n! exit\n");
+        let failure = run_transcript(&shell(ECHO), &file).unwrap_err();
+        assert!(failure.actual.contains("still running"), "{failure}");
+        let file = transcript("eof.txt", "! skip DEBUG\n> x\n! eof\n< echo x\n! exit 0\n");
+        run_transcript(&shell(ECHO), &file).unwrap();
+        let file = transcript("code.txt", "! skip DEBUG\n> quit\n! exit 3\n");
+        assert!(run_transcript(&shell(ECHO), &file).unwrap_err().actual.contains("exit status: 0"));
+    }
+
+    #[test]
+    fn bad_directives_are_reported_before_running() {
+        let file = transcript("bad.txt", "> a\n? what\n");
+        assert_eq!(run_transcript(&shell(ECHO), &file).unwrap_err().line, 2);
+        let file = transcript("badre.txt", "~ (\n");
+        assert_eq!(run_transcript(&shell(ECHO), &file).unwrap_err().line, 1);
+    }
+}

@@ -1,0 +1,485 @@
+//! Game-agnostic iterative-deepening principal-variation search.
+//!
+//! Every thread runs its own iterative deepening over a private copy of the position and shares
+//! only the transposition table and the stop flag (Lazy SMP): the threads fill the table for
+//! each other, which is what makes them faster together, unlike splitting the root. Thread 0
+//! owns the clock and the progress reports; its result is the answer. Search never prints.
+
+pub mod limits;
+pub mod score;
+pub mod time;
+pub mod tt;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::game::{Game, Outcome};
+use limits::SearchLimits;
+use score::{DRAW, INFINITY, Score, from_tt, loss_in, to_tt, win_in};
+use time::TimeManager;
+use tt::{Bound, TranspositionTable};
+
+/// Deepest ply any line may reach.
+pub const MAX_PLY: usize = 128;
+/// Move indices past this share the last reduction entry.
+const MAX_MOVES: usize = 64;
+/// Nodes between two looks at the clock and the stop flag.
+const POLL_INTERVAL: u64 = 1024;
+/// Nodes the game's solver may spend at a horizon node, and at the root before the search.
+const LEAF_PROOF_NODES: u32 = 50;
+const ROOT_PROOF_NODES: u32 = 100_000;
+/// Replies to threats searched beyond the horizon before trusting the static evaluation.
+const MAX_THREAT_EXTENSION: u32 = 16;
+/// Late-move reductions start at this move index and depth; they grow with the logarithms of
+/// both, divided by `LMR_DIVISOR`.
+const LMR_MIN_INDEX: usize = 3;
+const LMR_MIN_DEPTH: u32 = 3;
+const LMR_DIVISOR: f64 = 2.0;
+/// Away from the principal variation, quiet moves past `LMP_BASE + depth^2` are not searched
+/// at depths up to `LMP_MAX_DEPTH`: the ordering puts the few moves that matter first.
+const LMP_MAX_DEPTH: u32 = 4;
+const LMP_BASE: usize = 4;
+/// History scores saturate at this magnitude (the "gravity" update keeps them inside).
+const HISTORY_MAX: i32 = 8_192;
+/// Ordering bonus of a killer move over its static score.
+const KILLER_BONUS: i32 = 4_000;
+
+/// Progress of the search after a completed iteration.
+#[derive(Clone, Debug)]
+pub struct SearchInfo<M> {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: Score,
+    /// Nodes of all threads together.
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<M>,
+    /// Permille of the transposition table written by this search.
+    pub hashfull: u32,
+}
+
+impl<M> SearchInfo<M> {
+    pub fn nodes_per_second(&self) -> u64 {
+        let micros = self.elapsed.as_micros().max(1);
+        (u128::from(self.nodes) * 1_000_000 / micros) as u64
+    }
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    /// `None` only when the root has no move at all.
+    pub best_move: Option<M>,
+    pub score: Score,
+    /// Deepest completed iteration (0 if none completed).
+    pub depth: u32,
+    /// Nodes of all threads together.
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<M>,
+}
+
+/// State shared by all threads of one search.
+struct Shared<'a> {
+    tt: &'a TranspositionTable,
+    stop: &'a AtomicBool,
+    nodes: AtomicU64,
+    time: TimeManager,
+    limits: &'a SearchLimits,
+}
+
+/// Runs a search of `root` on `threads` threads (at least one) and returns thread 0's answer.
+/// `stop` may be raised from outside at any time; the best move found so far is returned.
+/// `on_info` is called after every completed iteration of thread 0.
+pub fn search<G: Game>(
+    root: &G,
+    limits: &SearchLimits,
+    start: Instant,
+    threads: usize,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+    on_info: &mut (dyn FnMut(&SearchInfo<G::Move>) + Send),
+) -> SearchResult<G::Move> {
+    tt.new_search();
+    let shared = Shared { tt, stop, nodes: AtomicU64::new(0), time: TimeManager::new(limits, start), limits };
+    let threads = threads.max(1);
+    if threads == 1 {
+        return Worker::new(0, root.clone(), &shared).iterate(on_info);
+    }
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
+    let Ok(pool) = pool else {
+        log::warn!("could not start {threads} threads; searching on one");
+        return Worker::new(0, root.clone(), &shared).iterate(on_info);
+    };
+    let helpers_stop = Arc::new(AtomicBool::new(false));
+    let mut answer = None;
+    pool.scope(|scope| {
+        for id in 1..threads {
+            let shared = &shared;
+            let helpers_stop = Arc::clone(&helpers_stop);
+            let root = root.clone();
+            scope.spawn(move |_| {
+                let mut worker = Worker::new(id, root, shared);
+                worker.helper_stop = Some(helpers_stop);
+                worker.iterate(&mut |_| {});
+            });
+        }
+        answer = Some(Worker::new(0, root.clone(), &shared).iterate(on_info));
+        helpers_stop.store(true, Ordering::Relaxed);
+    });
+    answer.expect("thread 0 always answers")
+}
+
+/// One thread's search state.
+struct Worker<'a, G: Game> {
+    id: usize,
+    pos: G,
+    shared: &'a Shared<'a>,
+    /// Raised when thread 0 has answered, so helpers end with it.
+    helper_stop: Option<Arc<AtomicBool>>,
+    nodes: u64,
+    unreported_nodes: u64,
+    seldepth: u32,
+    aborted: bool,
+    history: Vec<i32>,
+    killers: Vec<[Option<G::Move>; 2]>,
+    /// Triangular principal-variation table, one line per ply.
+    pv: Vec<Vec<G::Move>>,
+    move_lists: Vec<Vec<G::Move>>,
+    /// Late-move reduction by depth and move index.
+    reductions: Vec<[u32; MAX_MOVES]>,
+}
+
+impl<'a, G: Game> Worker<'a, G> {
+    fn new(id: usize, pos: G, shared: &'a Shared<'a>) -> Self {
+        Worker {
+            id,
+            pos,
+            shared,
+            helper_stop: None,
+            nodes: 0,
+            unreported_nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            history: vec![0; G::HISTORY_SIZE],
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            move_lists: vec![Vec::new(); MAX_PLY + 1],
+            reductions: (0..=MAX_PLY)
+                .map(|depth| {
+                    std::array::from_fn(|index| {
+                        let r = (depth.max(1) as f64).ln() * (index.max(1) as f64).ln() / LMR_DIVISOR;
+                        r as u32
+                    })
+                })
+                .collect(),
+        }
+    }
+
+    fn iterate(&mut self, on_info: &mut (dyn FnMut(&SearchInfo<G::Move>) + Send)) -> SearchResult<G::Move> {
+        let mut result = SearchResult {
+            best_move: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            pv: Vec::new(),
+        };
+        let mut root_moves = Vec::new();
+        self.pos.generate_moves(&mut root_moves);
+        result.best_move = root_moves.iter().copied().max_by_key(|&m| self.pos.order_score(m));
+        if root_moves.len() <= 1 || self.pos.outcome().is_some() {
+            return self.finish(result);
+        }
+        if let Some((mv, plies)) = self.pos.prove_win(ROOT_PROOF_NODES) {
+            result.best_move = Some(mv);
+            result.score = win_in(plies);
+            result.pv = vec![mv];
+        }
+        let max_depth = self.shared.limits.depth.unwrap_or(MAX_PLY as u32 - 1).min(MAX_PLY as u32 - 1);
+        let mut instability = 1.0f64;
+        // Helpers start one ply deeper on odd threads so the threads do not mirror each other.
+        let mut depth = 1 + (self.id % 2) as u32;
+        while depth <= max_depth {
+            self.seldepth = 0;
+            let score = self.negamax(depth, -INFINITY, INFINITY, 0, true);
+            let Some(score) = score else { break };
+            let best = self.pv[0].first().copied();
+            if best != result.best_move && result.depth > 0 {
+                instability += 0.6;
+            }
+            instability = 1.0 + (instability - 1.0) * 0.7;
+            result.best_move = best.or(result.best_move);
+            result.score = score;
+            result.depth = depth;
+            result.pv = self.pv[0].clone();
+            if self.id == 0 {
+                self.flush_nodes();
+                on_info(&SearchInfo {
+                    depth,
+                    seldepth: self.seldepth,
+                    score,
+                    nodes: self.shared.nodes.load(Ordering::Relaxed),
+                    elapsed: self.shared.time.elapsed(),
+                    pv: result.pv.clone(),
+                    hashfull: self.shared.tt.hashfull(),
+                });
+                if score::is_mate(score) && score > 0 && depth as i32 >= score::MATE - score {
+                    break;
+                }
+                if !self.shared.time.may_start_iteration(instability) {
+                    break;
+                }
+            }
+            depth += 1;
+        }
+        self.finish(result)
+    }
+
+    fn finish(&mut self, mut result: SearchResult<G::Move>) -> SearchResult<G::Move> {
+        self.flush_nodes();
+        result.nodes = self.shared.nodes.load(Ordering::Relaxed);
+        result.elapsed = self.shared.time.elapsed();
+        if result.pv.is_empty() {
+            result.pv.extend(result.best_move);
+        }
+        result
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared.nodes.fetch_add(self.unreported_nodes, Ordering::Relaxed);
+        self.unreported_nodes = 0;
+    }
+
+    /// True when the search must unwind now; thread 0 enforces the limits for everyone.
+    fn should_abort(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.nodes % POLL_INTERVAL == 0 {
+            self.flush_nodes();
+            if self.id == 0 {
+                let over_nodes = self.shared.limits.nodes.is_some_and(|n| self.nodes >= n);
+                if over_nodes || self.shared.time.hard_expired() {
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+            let helper_done = self.helper_stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+            self.aborted = helper_done || self.shared.stop.load(Ordering::Relaxed);
+        }
+        self.aborted
+    }
+
+    /// Fail-soft negamax with principal-variation search. `None` means the search was stopped
+    /// and the value is unknown.
+    fn negamax(&mut self, depth: u32, mut alpha: Score, mut beta: Score, ply: u32, pv_node: bool) -> Option<Score> {
+        self.pv[ply as usize].clear();
+        if ply > 0 && self.should_abort() {
+            return None;
+        }
+        if let Some(outcome) = self.pos.outcome() {
+            return Some(outcome_score(outcome, ply));
+        }
+        if ply as usize >= MAX_PLY {
+            return Some(self.pos.evaluate());
+        }
+        if depth == 0 {
+            return self.horizon(alpha, beta, ply, 0);
+        }
+        self.nodes += 1;
+        self.unreported_nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+
+        if ply > 0 {
+            // A mate already found closer to the root cannot be improved on here.
+            alpha = alpha.max(loss_in(ply));
+            beta = beta.min(win_in(ply + 1));
+            if alpha >= beta {
+                return Some(alpha);
+            }
+        }
+
+        let key = self.pos.hash();
+        let entry = self.shared.tt.probe(key);
+        let tt_move = entry.and_then(|e| e.mv).and_then(|code| self.pos.decode_move(code));
+        if let Some(e) = entry
+            && ply > 0
+            && !pv_node
+            && e.depth >= depth
+        {
+            let score = from_tt(e.score, ply);
+            let cutoff = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cutoff {
+                return Some(score);
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.move_lists[ply as usize]);
+        moves.clear();
+        self.pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            self.move_lists[ply as usize] = moves;
+            return Some(DRAW);
+        }
+        self.order_moves(&mut moves, tt_move, ply);
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut result = Some(());
+        for (index, &mv) in moves.iter().enumerate() {
+            let tactical = self.pos.is_tactical(mv);
+            if !pv_node
+                && !tactical
+                && depth <= LMP_MAX_DEPTH
+                && index >= LMP_BASE + (depth * depth) as usize
+                && best_score > -score::MATE_BOUND
+            {
+                continue;
+            }
+            // Forced single replies cost nothing to search one ply deeper.
+            let next_depth = if moves.len() == 1 { depth } else { depth - 1 };
+            self.pos.make_move(mv);
+            let score = if index == 0 {
+                self.negamax(next_depth, -beta, -alpha, ply + 1, pv_node).map(|s| -s)
+            } else {
+                let reduction = if index >= LMR_MIN_INDEX && depth >= LMR_MIN_DEPTH && !tactical {
+                    self.reductions[(depth as usize).min(MAX_PLY)][index.min(MAX_MOVES - 1)]
+                        .saturating_sub(u32::from(pv_node))
+                        .min(next_depth - 1)
+                } else {
+                    0
+                };
+                let mut score =
+                    self.negamax(next_depth - reduction, -alpha - 1, -alpha, ply + 1, false).map(|s| -s);
+                if reduction > 0 && score.is_some_and(|s| s > alpha) {
+                    score = self.negamax(next_depth, -alpha - 1, -alpha, ply + 1, false).map(|s| -s);
+                }
+                if pv_node && score.is_some_and(|s| s > alpha && s < beta) {
+                    score = self.negamax(next_depth, -beta, -alpha, ply + 1, true).map(|s| -s);
+                }
+                score
+            };
+            self.pos.unmake_move(mv);
+            let Some(score) = score else {
+                result = None;
+                break;
+            };
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply as usize + 1);
+                    let line = &mut head[ply as usize];
+                    line.clear();
+                    line.push(mv);
+                    line.extend_from_slice(&tail[0]);
+                    if alpha >= beta {
+                        self.reward(mv, depth, ply, &moves[..index]);
+                        break;
+                    }
+                }
+            }
+        }
+        self.move_lists[ply as usize] = moves;
+        result?;
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(key, best_move.map(G::encode_move), to_tt(best_score, ply), depth, bound);
+        Some(best_score)
+    }
+
+    /// Beyond the nominal depth: a proven win ends the line, a threat that must be answered is
+    /// searched further (a few plies at most), otherwise the static evaluation stands.
+    fn horizon(&mut self, alpha: Score, beta: Score, ply: u32, extension: u32) -> Option<Score> {
+        if self.should_abort() {
+            return None;
+        }
+        self.nodes += 1;
+        self.unreported_nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(outcome) = self.pos.outcome() {
+            return Some(outcome_score(outcome, ply));
+        }
+        if let Some((_, plies)) = self.pos.prove_win(LEAF_PROOF_NODES) {
+            return Some(win_in(ply + plies));
+        }
+        if !self.pos.is_threatened() || extension >= MAX_THREAT_EXTENSION || ply as usize >= MAX_PLY {
+            return Some(self.pos.evaluate());
+        }
+        let mut moves = std::mem::take(&mut self.move_lists[ply as usize]);
+        moves.clear();
+        self.pos.generate_moves(&mut moves);
+        let mut best = -INFINITY;
+        let mut alpha = alpha;
+        let mut result = Some(());
+        for &mv in &moves {
+            self.pos.make_move(mv);
+            let score = self.horizon(-beta, -alpha, ply + 1, extension + 1).map(|s| -s);
+            self.pos.unmake_move(mv);
+            let Some(score) = score else {
+                result = None;
+                break;
+            };
+            best = best.max(score);
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.move_lists[ply as usize] = moves;
+        result?;
+        Some(if best == -INFINITY { DRAW } else { best })
+    }
+
+    fn order_moves(&self, moves: &mut [G::Move], tt_move: Option<G::Move>, ply: u32) {
+        let killers = self.killers[ply as usize];
+        moves.sort_by_cached_key(|&mv| {
+            if Some(mv) == tt_move {
+                return i64::MIN;
+            }
+            let killer = if killers.contains(&Some(mv)) { KILLER_BONUS } else { 0 };
+            -i64::from(self.pos.order_score(mv) + self.history[G::history_index(mv)] / 4 + killer)
+        });
+    }
+
+    /// A quiet cut-off move becomes a killer and gains history; the moves tried before it lose.
+    fn reward(&mut self, mv: G::Move, depth: u32, ply: u32, tried: &[G::Move]) {
+        let killers = &mut self.killers[ply as usize];
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+        let bonus = (depth * depth) as i32 * 16;
+        update_history(&mut self.history[G::history_index(mv)], bonus);
+        for &other in tried {
+            update_history(&mut self.history[G::history_index(other)], -bonus);
+        }
+    }
+}
+
+/// History update with gravity: entries move toward `±HISTORY_MAX` and never pass it.
+fn update_history(entry: &mut i32, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+}
+
+fn outcome_score(outcome: Outcome, ply: u32) -> Score {
+    match outcome {
+        Outcome::Win => win_in(ply),
+        Outcome::Loss => loss_in(ply),
+        Outcome::Draw => DRAW,
+    }
+}

@@ -1,0 +1,225 @@
+//! Lock-free transposition table shared by all search threads.
+//!
+//! Each entry is two `AtomicU64`: the key XOR-ed with the data, and the data. A torn write (two
+//! threads storing the same slot at once) makes the XOR check fail, so a reader sees either a
+//! whole entry or none; no locks on the hot path. Four entries form a 64-byte bucket, one cache
+//! line, and a new entry replaces the shallowest or oldest one in its bucket.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+use super::score::Score;
+
+const ENTRIES_PER_BUCKET: usize = 4;
+/// Bytes used per bucket, asserted below.
+const BUCKET_BYTES: usize = 64;
+
+/// Data word layout, low bits first:
+/// `move: 24 | score: 16 (i16) | depth: 8 | bound: 2 | generation: 6`.
+const MOVE_BITS: u32 = 24;
+const SCORE_SHIFT: u32 = 24;
+const DEPTH_SHIFT: u32 = 40;
+const BOUND_SHIFT: u32 = 48;
+const GEN_SHIFT: u32 = 50;
+const GEN_MASK: u8 = 0x3f;
+/// Stored move code for "no move".
+const NO_MOVE: u32 = (1 << MOVE_BITS) - 1;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is exact.
+    Exact,
+    /// The true score is at least this (a beta cut-off).
+    Lower,
+    /// The true score is at most this (no move raised alpha).
+    Upper,
+}
+
+/// One probed entry, unpacked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    /// The game's move code, see [`crate::game::Game::encode_move`].
+    pub mv: Option<u32>,
+    /// Node-relative score (see [`super::score::to_tt`]).
+    pub score: Score,
+    pub depth: u32,
+    pub bound: Bound,
+}
+
+#[repr(C, align(64))]
+struct Bucket {
+    slots: [[AtomicU64; 2]; ENTRIES_PER_BUCKET],
+}
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
+
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table using at most `mebibytes` MiB (at least one bucket).
+    pub fn new(mebibytes: usize) -> Self {
+        let count = (mebibytes.saturating_mul(1 << 20) / BUCKET_BYTES).max(1);
+        let buckets = (0..count)
+            .map(|_| Bucket { slots: std::array::from_fn(|_| [AtomicU64::new(0), AtomicU64::new(0)]) })
+            .collect();
+        TranspositionTable { buckets, generation: AtomicU8::new(0) }
+    }
+
+    pub fn size_bytes(&self) -> usize {
+        self.buckets.len() * BUCKET_BYTES
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&self) {
+        for bucket in &self.buckets {
+            for slot in &bucket.slots {
+                slot[0].store(0, Ordering::Relaxed);
+                slot[1].store(0, Ordering::Relaxed);
+            }
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Marks entries stored from now on as newer than the ones before (call once per search).
+    pub fn new_search(&self) {
+        let next = (self.generation.load(Ordering::Relaxed) + 1) & GEN_MASK;
+        self.generation.store(next, Ordering::Relaxed);
+    }
+
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-high maps the key uniformly onto the bucket range without a division.
+        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        self.bucket(key).slots.iter().find_map(|slot| {
+            let data = slot[1].load(Ordering::Relaxed);
+            let check = slot[0].load(Ordering::Relaxed);
+            (data != 0 && check ^ data == key).then(|| unpack(data))
+        })
+    }
+
+    pub fn store(&self, key: u64, mv: Option<u32>, score: Score, depth: u32, bound: Bound) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.slots[0];
+        let mut victim_worth = i32::MAX;
+        for slot in &bucket.slots {
+            let data = slot[1].load(Ordering::Relaxed);
+            if data == 0 || slot[0].load(Ordering::Relaxed) ^ data == key {
+                victim = slot;
+                // Keep the old best move when the new result has none.
+                let old = unpack(data);
+                if data != 0 && mv.is_none() && old.mv.is_some() {
+                    let data = pack(old.mv, score, depth, bound, generation);
+                    slot[0].store(key ^ data, Ordering::Relaxed);
+                    slot[1].store(data, Ordering::Relaxed);
+                    return;
+                }
+                break;
+            }
+            let age = i32::from(generation.wrapping_sub(stored_generation(data)) & GEN_MASK);
+            let worth = unpack(data).depth as i32 - 8 * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = slot;
+            }
+        }
+        let data = pack(mv, score, depth, bound, generation);
+        victim[0].store(key ^ data, Ordering::Relaxed);
+        victim[1].store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled entries written during the current search.
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let sample = self.buckets.len().min(250);
+        let used: usize = self.buckets[..sample]
+            .iter()
+            .flat_map(|b| b.slots.iter())
+            .filter(|s| {
+                let data = s[1].load(Ordering::Relaxed);
+                data != 0 && stored_generation(data) == generation
+            })
+            .count();
+        (used * 1000 / (sample * ENTRIES_PER_BUCKET).max(1)) as u32
+    }
+}
+
+fn stored_generation(data: u64) -> u8 {
+    (data >> GEN_SHIFT) as u8 & GEN_MASK
+}
+
+fn pack(mv: Option<u32>, score: Score, depth: u32, bound: Bound, generation: u8) -> u64 {
+    let code = mv.map_or(NO_MOVE, |m| m & NO_MOVE);
+    let score = i16::try_from(score).expect("scores fit in 16 bits") as u16;
+    let bound = match bound {
+        Bound::Exact => 1u64,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    u64::from(code)
+        | u64::from(score) << SCORE_SHIFT
+        | u64::from(depth.min(255) as u8) << DEPTH_SHIFT
+        | bound << BOUND_SHIFT
+        | u64::from(generation & GEN_MASK) << GEN_SHIFT
+}
+
+fn unpack(data: u64) -> TtEntry {
+    let code = (data as u32) & NO_MOVE;
+    TtEntry {
+        mv: (code != NO_MOVE).then_some(code),
+        score: Score::from((data >> SCORE_SHIFT) as u16 as i16),
+        depth: u32::from((data >> DEPTH_SHIFT) as u8),
+        bound: match (data >> BOUND_SHIFT) & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            _ => Bound::Upper,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_probes_every_field() {
+        let tt = TranspositionTable::new(1);
+        tt.store(0xDEAD_BEEF, Some(1234), -29_990, 17, Bound::Lower);
+        let e = tt.probe(0xDEAD_BEEF).unwrap();
+        assert_eq!(e, TtEntry { mv: Some(1234), score: -29_990, depth: 17, bound: Bound::Lower });
+        assert!(tt.probe(0xDEAD_BEEE).is_none());
+    }
+
+    #[test]
+    fn keeps_old_move_when_new_result_has_none() {
+        let tt = TranspositionTable::new(1);
+        tt.store(42, Some(7), 10, 3, Bound::Exact);
+        tt.store(42, None, -5, 4, Bound::Upper);
+        let e = tt.probe(42).unwrap();
+        assert_eq!((e.mv, e.score, e.depth, e.bound), (Some(7), -5, 4, Bound::Upper));
+    }
+
+    #[test]
+    fn clear_forgets_entries() {
+        let tt = TranspositionTable::new(1);
+        tt.store(99, Some(1), 0, 1, Bound::Exact);
+        tt.clear();
+        assert!(tt.probe(99).is_none());
+    }
+
+    #[test]
+    fn full_bucket_replaces_the_shallowest() {
+        let tt = TranspositionTable { buckets: vec![Bucket { slots: Default::default() }], generation: AtomicU8::new(0) };
+        for (key, depth) in [(1u64, 5), (2, 1), (3, 9), (4, 7)] {
+            tt.store(key, None, 0, depth, Bound::Exact);
+        }
+        tt.store(5, None, 0, 2, Bound::Exact);
+        assert!(tt.probe(2).is_none());
+        assert!([1, 3, 4, 5].iter().all(|&k| tt.probe(k).is_some()));
+    }
+}
