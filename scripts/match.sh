@@ -5,8 +5,9 @@
 # c-gomoku-cli does not forfeit an engine that overruns silently).
 #
 # Run from the repository root, e.g.:
-#   bash scripts/match.sh --engine1 target/release/pbrain-arbor --engine2 ../scratch/bin/pbrain-rapfi \
-#        --rule freestyle --size 15 --tc-move 1 --games 20 --out /tmp/arbor-vs-rapfi
+#   bash scripts/match.sh --engine1 target/release/pbrain-arbor \
+#        --engine2 ../scratch/bin/pbrain-rapfi --rule freestyle --size 15 --tc-move 1 \
+#        --games 20 --out /tmp/arbor-vs-rapfi
 # c-gomoku-cli is taken from $C_GOMOKU_CLI, else from PATH. Anything after `--` is passed to
 # c-gomoku-cli unchanged (e.g. `-- -each maxmemory=67108864 -drawafter 200`).
 set -euo pipefail
@@ -70,7 +71,8 @@ CLI="${C_GOMOKU_CLI:-$(command -v c-gomoku-cli || true)}"
 resolve_engine() {
     local exe rest
     read -r exe rest <<<"$1"
-    if [[ "$exe" == */* ]]; then exe="$(realpath "$exe")"; else exe="$(command -v "$exe" || true)"; fi
+    if [[ "$exe" == */* ]]; then exe="$(realpath "$exe")"
+    else exe="$(command -v "$exe" || true)"; fi
     [[ -x "$exe" ]] || die "engine not found or not executable: $1"
     echo "$exe${rest:+ $rest}"
 }
@@ -100,7 +102,8 @@ CMD=("$CLI"
     -games "$GAMES" -repeat -concurrency "$CONCURRENCY"
     -pgn "$OUT/games.pgn" -sgf "$OUT/games.sgf" -msg "$OUT/messages.txt"
     ${EXTRA[@]+"${EXTRA[@]}"})
-echo "match.sh: $NAME1 vs $NAME2, $RULE $SIZE, ${TC_MOVE}s/move${TC_GAME:+, ${TC_GAME}s/game}, $GAMES games, output in $OUT"
+echo "match.sh: $NAME1 vs $NAME2, $RULE $SIZE, ${TC_MOVE}s/move${TC_GAME:+, ${TC_GAME}s/game}," \
+    "$GAMES games, output in $OUT"
 
 # c-gomoku-cli block-buffers stdout into a pipe (static binary, so stdbuf cannot help); `script`
 # gives it a terminal so the progress shows live. Its stderr (crash lines) goes into the log too.
@@ -113,9 +116,9 @@ run() {
         "${CMD[@]}" 2>&1
     fi
 }
-run | tee match.log |
-    awk '!/^([A-Za-z]+ = |-----|Global Options:|Engine [0-9]+ Options:|Engine number = )/ {print; fflush()}'
+OPTIONS_DUMP='^([A-Za-z]+ = |-----|Global Options:|Engine [0-9]+ Options:|Engine number = )'
+run | tee match.log | awk -v dump="$OPTIONS_DUMP" '$0 !~ dump {print; fflush()}'
 
 echo
-python3 "$ROOT/scripts/match_report.py" --sgf games.sgf --log match.log \
-    --engine1 "$NAME1" --engine2 "$NAME2" --tc-move "$TC_MOVE" --tc-game "${TC_GAME:-0}" | tee report.txt
+python3 "$ROOT/scripts/match_report.py" --sgf games.sgf --log match.log --engine1 "$NAME1" \
+    --engine2 "$NAME2" --tc-move "$TC_MOVE" --tc-game "${TC_GAME:-0}" | tee report.txt

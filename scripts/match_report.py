@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Summarise a c-gomoku-cli match from its SGF file and its console log (python3 stdlib only).
 
-Prints, for engine1: W/L/D, score %, Elo +- 95% (see elo.py), then per engine the move times,
+Prints, for engine1: W/L/D, score %, Elo +- 95% (see elo.py); then, per engine, the move times,
 the moves over the time limit, time forfeits, illegal moves, crashes and renju forbidden moves.
 
 Why move times are checked here: c-gomoku-cli does not forfeit an engine that stays silent past
 its move time (see /work/scratch/NOTES.md 1.5), so overruns only show in the SGF, where every
 engine move carries its wall time as a comment, e.g. ";B[hg]C[973ms]" (opening stones carry
-"C[opening move]"). Results come from the SGF TE[...] reason, e.g. "White win by opponent crash".
+"C[opening move]"). Results come from the SGF TE[...] reason, e.g. "White win by opponent crash";
+the stdout lines "engine X crashed / timeout / output illegal move ..." are quoted as details.
 
 Usage:  python3 scripts/match_report.py --sgf OUT/games.sgf --log OUT/match.log \
             --engine1 NAME --engine2 NAME --tc-move 1 [--tc-game 60]
@@ -23,9 +24,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from elo import format_elo  # noqa: E402
 
 GAME_RE = re.compile(r"\(;FF\[4\].*?\)", re.S)
-MOVE_RE = re.compile(r";([BW])\[([a-z]{2})\]C\[([^\]]*)\]")
-# The fault a game ended with, keyed by the words of c-gomoku-cli's reason; the loser is at fault.
-FAULTS = {"time forfeit": "forfeits", "opponent illegal move": "illegal", "opponent crash": "crashes"}
+MOVE_RE = re.compile(r";([BW])\[[a-z]{2}\]C\[([^\]]*)\]")
+DETAIL_RE = re.compile(r"^.*engine \S+ (?:output illegal move|crashed|timeout|output error).*$",
+                       re.M)
+# Words of c-gomoku-cli's end reason -> the loser's fault.
+FAULTS = {"time forfeit": "forfeits", "opponent illegal move": "illegal",
+          "opponent crash": "crashes", "forbidden move": "forbidden"}
 
 
 def prop(game, key):
@@ -36,77 +40,76 @@ def prop(game, key):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sgf", required=True)
-    ap.add_argument("--log", help="c-gomoku-cli stdout+stderr, for its score line and fault details")
+    ap.add_argument("--log", help="c-gomoku-cli stdout+stderr (score line, fault details)")
     ap.add_argument("--engine1", required=True)
     ap.add_argument("--engine2", required=True)
     ap.add_argument("--tc-move", type=float, default=1.0, help="seconds per move, 0 = no limit")
     ap.add_argument("--tc-game", type=float, default=0.0, help="seconds per game, 0 = no clock")
     a = ap.parse_args()
     e1, e2 = a.engine1, a.engine2
-    turn_ms = a.tc_move * 1000 if a.tc_move > 0 else math.inf
+    turn_ms = a.tc_move * 1000 or math.inf
+    game_ms = a.tc_game * 1000 or math.inf
 
-    wld = Counter()                                  # engine1's wins / losses / draws
-    reasons = Counter()
-    faults = defaultdict(Counter)                    # engine -> fault kind -> count
-    times = defaultdict(list)                        # engine -> [ms, ...]
-    over = defaultdict(list)                         # engine -> [(game, stone, ms, allowed), ...]
-    games = GAME_RE.findall(Path(a.sgf).read_text()) if Path(a.sgf).exists() else []
+    wld = Counter()                              # engine1's wins / losses / draws
+    endings = Counter()
+    faults = defaultdict(Counter)                # engine -> fault -> count
+    times = defaultdict(list)                    # engine -> [ms, ...]
+    over = defaultdict(list)                     # engine -> [(game, stone, ms), ...]
+    sgf = Path(a.sgf)
+    games = GAME_RE.findall(sgf.read_text()) if sgf.exists() else []
     for g in games:
         gn, te, names = prop(g, "GN"), prop(g, "TE"), {"B": prop(g, "PB"), "W": prop(g, "PW")}
-        reasons[re.sub(r"^(Black|White) ", "", te)] += 1
-        winner = ("W" if "forbidden" in te else te[0]) if te[:5] in ("Black", "White") else None
-        if winner is None:
-            wld["draws" if te.startswith("Draw") else "unfinished"] += 1
+        endings[re.sub(r"^(Black|White) ", "", te)] += 1
+        if te.startswith(("Black", "White")):
+            winner = "W" if "forbidden" in te else te[0]
+            loser = names["B" if winner == "W" else "W"]
+            wld["wins" if loser == e2 else "losses" if loser == e1 else "other"] += 1
+            for words, fault in FAULTS.items():
+                faults[loser][fault] += words in te
         else:
-            wld["wins" if names[winner] == e1 else "losses" if names[winner] == e2 else "other"] += 1
-            loser = names["W" if winner == "B" else "B"]
-            for words, kind in FAULTS.items():
-                faults[loser][kind] += words in te
-            faults[loser]["forbidden"] += "forbidden" in te
-        clock = {"B": a.tc_game * 1000 or math.inf, "W": a.tc_game * 1000 or math.inf}
-        for stone, (color, _mv, comment) in enumerate(MOVE_RE.findall(g), 1):
-            m = re.fullmatch(r"(\d+)ms", comment)
-            if not m:
-                continue                             # an opening stone
-            ms, allowed = int(m.group(1)), min(turn_ms, clock[color])
+            wld["draws" if te.startswith("Draw") else "unfinished"] += 1
+        clock = {"B": game_ms, "W": game_ms}     # allowed = min(turn, match time left)
+        for stone, (color, comment) in enumerate(MOVE_RE.findall(g), 1):
+            if not comment.endswith("ms"):
+                continue                         # an opening stone
+            ms, allowed = int(comment[:-2]), min(turn_ms, clock[color])
             clock[color] = max(clock[color] - ms, 0)
             times[names[color]].append(ms)
             if ms > allowed:
-                over[names[color]].append((gn, stone, ms, allowed))
+                over[names[color]].append((gn, stone, ms))
 
     log = Path(a.log).read_text(errors="replace") if a.log and Path(a.log).exists() else ""
     score_lines = re.findall(r"^Score of .*$", log, re.M)
-    details = re.findall(r"^.*engine \S+ (?:output illegal move|crashed|timeout|output error).*$",
-                         log, re.M)
 
     w, l, d = wld["wins"], wld["losses"], wld["draws"]
     print(f"=== {e1} (engine1) vs {e2}: {len(games)} games ===")
     if score_lines:
         print(f"c-gomoku-cli: {score_lines[-1].strip()}")
-    print(f"{e1}: wins {w} - losses {l} - draws {d}" +
-          (f"  (unfinished {wld['unfinished']})" if wld["unfinished"] else ""))
+    unfinished = f"  (unfinished {wld['unfinished']})" if wld["unfinished"] else ""
+    print(f"{e1}: wins {w} - losses {l} - draws {d}{unfinished}")
     print(format_elo(w, l, d))
-    print("Endings: " + ", ".join(f"{r} {n}" for r, n in reasons.most_common()))
+    print("Endings: " + ", ".join(f"{r} {n}" for r, n in endings.most_common()))
     limit = "none" if math.isinf(turn_ms) else f"{turn_ms:.0f} ms/move"
-    print(f"Move times (limit {limit}" + (f", {a.tc_game:g} s/game clock" if a.tc_game else "") + "):")
+    clock = f", {a.tc_game:g} s/game clock" if a.tc_game else ""
+    print(f"Move times (limit {limit}{clock}):")
     for name in (e1, e2):
         t, o = times[name], over[name]
         stats = f"{len(t)} moves, avg {sum(t) / len(t):.0f} ms, max {max(t)} ms" if t else "0 moves"
-        worst = "  e.g. " + ", ".join(f"game {g} stone {s}: {ms} ms" for g, s, ms, _ in o[:3]) if o else ""
-        print(f"  {name}: {stats}, over limit: {len(o)}{worst}")
+        eg = ", ".join(f"game {g} stone {s}: {ms} ms" for g, s, ms in o[:3])
+        eg = f"  e.g. {eg}" if eg else ""
+        print(f"  {name}: {stats}, over limit: {len(o)}{eg}")
     print("Faults (time forfeits / over-limit moves / illegal moves / crashes / renju forbidden):")
     for name in (e1, e2):
         f = faults[name]
         print(f"  {name}: {f['forfeits']} / {len(over[name])} / {f['illegal']} / {f['crashes']}"
               f" / {f['forbidden']}")
-    for line in details:
+    for line in DETAIL_RE.findall(log):
         print(f"  log: {line.strip()}")
-    if score_lines:                                  # cross-check the SGF against c-gomoku-cli
-        m = re.search(r":\s*(\d+)\s*-\s*(\d+)\s*-\s*(\d+)", score_lines[-1])
-        if m and tuple(map(int, m.groups())) != (w, l, d):
-            print("WARNING: SGF results differ from c-gomoku-cli's score line")
+    m = re.search(r":\s*(\d+) - (\d+) - (\d+)", score_lines[-1]) if score_lines else None
+    if m and tuple(map(int, m.groups())) != (w, l, d):
+        print("WARNING: SGF results differ from c-gomoku-cli's score line")
     if not games:
-        print("WARNING: no games found in " + a.sgf)
+        print(f"WARNING: no games found in {a.sgf}")
 
 
 if __name__ == "__main__":

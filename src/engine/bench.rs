@@ -24,12 +24,7 @@ impl BenchSummary {
 }
 
 /// Searches every position to `depth`, reporting one line per position through `report`.
-pub fn run<G: Game>(
-    engine: &mut Engine,
-    positions: &[G],
-    depth: u32,
-    mut report: impl FnMut(String),
-) -> BenchSummary {
+pub fn run<G: Game>(engine: &mut Engine, positions: &[G], depth: u32, mut report: impl FnMut(String)) -> BenchSummary {
     let mut nodes = 0;
     let mut elapsed = Duration::ZERO;
     let stop = AtomicBool::new(false);

@@ -139,9 +139,20 @@ impl fmt::Display for MoveError {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BoardError {
-    Size { width: usize, height: usize },
-    Stone { mv: Move, error: MoveError },
-    Counts { black: usize, white: usize },
+    Size {
+        width: usize,
+        height: usize,
+    },
+    Stone {
+        mv: Move,
+        error: MoveError,
+    },
+    Counts {
+        black: usize,
+        white: usize,
+    },
+    /// The side to move already has five: no game reaches that.
+    Finished,
 }
 
 impl fmt::Display for BoardError {
@@ -154,6 +165,7 @@ impl fmt::Display for BoardError {
             BoardError::Counts { black, white } => {
                 write!(f, "{black} black and {white} white stones cannot arise in a game")
             }
+            BoardError::Finished => f.write_str("the side to move already has five"),
         }
     }
 }
@@ -270,6 +282,8 @@ impl Board {
     }
 
     /// A position from its stones, in any order; the side to move follows from the counts.
+    /// A five already on the board ends the game (the winner is whoever has it); the order the
+    /// stones are placed in cannot end it early.
     pub fn from_stones(
         width: usize,
         height: usize,
@@ -281,13 +295,47 @@ impl Board {
             return Err(BoardError::Counts { black: black.len(), white: white.len() });
         }
         let mut board = Board::new(width, height, rule)?;
-        for i in 0..black.len() {
-            let stones = std::iter::once(black[i]).chain(white.get(i).copied());
-            for mv in stones {
-                board.play(mv).map_err(|error| BoardError::Stone { mv, error })?;
+        let pairs = black.iter().zip(white.iter().map(Some).chain(std::iter::once(None)));
+        for mv in pairs.flat_map(|(&b, w)| std::iter::once(b).chain(w.copied())) {
+            let error = if !board.contains(mv) {
+                Some(MoveError::OffBoard)
+            } else if !board.is_empty(mv) {
+                Some(MoveError::Occupied)
+            } else {
+                None
+            };
+            if let Some(error) = error {
+                return Err(BoardError::Stone { mv, error });
             }
+            board.make(mv);
+            board.won = false;
         }
+        let last_mover = board.side.opponent();
+        if board.has_five(board.side) {
+            return Err(BoardError::Finished);
+        }
+        board.won = board.has_five(last_mover);
         Ok(board)
+    }
+
+    /// Whether `color` has a winning line on the board, by the rule's definition of five.
+    fn has_five(&self, color: Color) -> bool {
+        let exact = match (self.rule, color) {
+            (Rule::Standard, _) | (Rule::Renju, Color::Black) => true,
+            (Rule::Freestyle | Rule::Caro, _) | (Rule::Renju, Color::White) => false,
+        };
+        let code = color.code();
+        self.playable().filter(|&i| self.cells[i].code == code).any(|i| {
+            DIRECTIONS.iter().any(|&step| {
+                // Count each run once, from its first stone.
+                let before = (i as isize - step) as usize;
+                if self.cells[before].code == code {
+                    return false;
+                }
+                let run = (0..).take_while(|&k| self.cells[(i as isize + k * step) as usize].code == code).count();
+                run == 5 || (run > 5 && !exact)
+            })
+        })
     }
 
     /// Playable cell indices, row by row.
@@ -625,10 +673,8 @@ pub(crate) mod tests {
 
     #[test]
     fn five_wins_and_ends_the_game() {
-        let mut board = board_from(
-            &["...............", ".XXXX..........", ".OOOO..........", "..............."],
-            Rule::Freestyle,
-        );
+        let mut board =
+            board_from(&["...............", ".XXXX..........", ".OOOO..........", "..............."], Rule::Freestyle);
         // 4 black, 4 white: black to move completes five.
         assert_eq!(board.side_to_move(), Color::Black);
         board.play(mv(5, 1)).unwrap();
@@ -647,6 +693,19 @@ pub(crate) mod tests {
         let mut free = board_from(&rows, Rule::Freestyle);
         free.play(mv(3, 0)).unwrap();
         assert_eq!(free.winner(), Some(Color::Black));
+    }
+
+    #[test]
+    fn a_set_up_five_ends_the_game_whatever_the_order() {
+        // Black's six is not a win under exact five, even though five of its stones come first.
+        let rows = ["XXXXXX.........", "OOO.O..O......."];
+        let standard = board_from(&rows, Rule::Standard);
+        assert_eq!(standard.winner(), None);
+        let free = board_from(&rows, Rule::Freestyle);
+        assert_eq!(free.winner(), Some(Color::Black));
+        let black = [mv(0, 0), mv(1, 0), mv(2, 0), mv(3, 0), mv(4, 0)];
+        let white = [mv(0, 1), mv(1, 1), mv(2, 1), mv(3, 1), mv(4, 1)];
+        assert_eq!(Board::from_stones(15, 15, Rule::Freestyle, &black, &white).err(), Some(BoardError::Finished));
     }
 
     #[test]

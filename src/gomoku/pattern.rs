@@ -141,12 +141,8 @@ impl PatternTable {
             Rule::Freestyle | Rule::Caro => {
                 FREE.get_or_init(|| PatternTable::build([FiveRule::FiveOrMore, FiveRule::FiveOrMore]))
             }
-            Rule::Standard => {
-                EXACT.get_or_init(|| PatternTable::build([FiveRule::ExactlyFive, FiveRule::ExactlyFive]))
-            }
-            Rule::Renju => {
-                RENJU.get_or_init(|| PatternTable::build([FiveRule::ExactlyFive, FiveRule::FiveOrMore]))
-            }
+            Rule::Standard => EXACT.get_or_init(|| PatternTable::build([FiveRule::ExactlyFive, FiveRule::ExactlyFive])),
+            Rule::Renju => RENJU.get_or_init(|| PatternTable::build([FiveRule::ExactlyFive, FiveRule::FiveOrMore])),
         }
     }
 
@@ -209,8 +205,7 @@ impl Classifier {
         }
         // Only cells within four of the centre can share a five with it.
         let reach = REACH as isize - 1;
-        let empties: Vec<isize> =
-            (-reach..=reach).filter(|&o| o != 0 && Self::cell(key, o) == EMPTY).collect();
+        let empties: Vec<isize> = (-reach..=reach).filter(|&o| o != 0 && Self::cell(key, o) == EMPTY).collect();
         let mut fives = Vec::new();
         let mut best: Option<(Shape, Vec<isize>)> = None;
         for &o in &empties {
@@ -291,8 +286,14 @@ mod tests {
 
     /// The same shape read by white on the colour-swapped line.
     fn both(line: &str) -> Shape {
-        let swapped: String =
-            line.chars().map(|c| match c { 'X' => 'O', 'O' => 'X', c => c }).collect();
+        let swapped: String = line
+            .chars()
+            .map(|c| match c {
+                'X' => 'O',
+                'O' => 'X',
+                c => c,
+            })
+            .collect();
         let b = black(Rule::Freestyle, line);
         assert_eq!(b, white(Rule::Freestyle, &swapped), "colour symmetry of {line}");
         b

@@ -36,7 +36,8 @@ impl Board {
         {
             return Some((live, 3));
         }
-        let fours: u32 = [Threat::Four, Threat::FourThree, Threat::LiveFour].iter().map(|&t| self.threat_count(me, t)).sum();
+        let fours: u32 =
+            [Threat::Four, Threat::FourThree, Threat::LiveFour].iter().map(|&t| self.threat_count(me, t)).sum();
         if fours == 0 || opp_fives > 1 || plies_left < 3 || *budget == 0 {
             return None;
         }
@@ -140,7 +141,8 @@ mod tests {
 
     #[test]
     fn no_vcf_without_fours() {
-        let mut board = board_from(&["..........", "...X......", "....O.....", ".....X....", "..O......."], Rule::Freestyle);
+        let mut board =
+            board_from(&["..........", "...X......", "....O.....", ".....X....", "..O......."], Rule::Freestyle);
         assert_eq!(board.find_vcf(100_000), None);
     }
 }

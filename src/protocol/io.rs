@@ -1,9 +1,10 @@
 //! Protocol input and output, shared by every protocol.
 //!
 //! Input is read on a thread of its own so that a stop or quit command reaches a running search:
-//! the reader raises [`Signals`] itself the moment it sees such a line, then queues the line like
-//! any other, each stamped with the instant it arrived (a move's clock starts when it was asked
-//! for). Output is whole lines, each written with one `writeln!` and flushed, so a manager never
+//! when such a line arrives with nothing queued ahead of it, it is meant for what the session is
+//! doing now, and the reader raises [`Signals`] itself at once. Behind other lines (a transcript
+//! piped in whole) it waits its turn like any command. Every line is stamped with the instant it
+//! arrived (a move's clock starts when it was asked for). Output is whole lines, each written with one `writeln!` and flushed, so a manager never
 //! sees half a reply.
 
 use std::fmt::Display;
@@ -19,6 +20,8 @@ use std::time::Instant;
 pub struct InputLine {
     pub text: String,
     pub received: Instant,
+    /// The reader raised the stop signal for this line.
+    pub interrupted: bool,
 }
 
 /// What a line means to the reader thread, before the session sees it.
@@ -41,8 +44,10 @@ pub enum Interrupt {
 #[derive(Debug, Default)]
 pub struct Signals {
     stop: AtomicBool,
-    /// Stop lines the reader has queued and the session has not yet taken.
+    /// Stop lines the reader has raised and the session has not yet taken.
     pending_stops: AtomicUsize,
+    /// Lines the reader has queued and the session has not yet taken.
+    queued: AtomicUsize,
     quit: AtomicBool,
     eof: AtomicBool,
 }
@@ -63,10 +68,14 @@ impl Signals {
         }
     }
 
-    /// The session calls this when it takes a stop or quit line from the queue.
-    pub fn take_stop(&self) {
-        // Never below zero, even if a caller takes a line the reader did not count.
-        let _ = self.pending_stops.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+    /// The session calls this for every line it takes from the queue.
+    pub fn take(&self, line: &InputLine) {
+        // Never below zero, even for a line the reader did not queue (tests build their own).
+        let decrement = |n: usize| n.checked_sub(1);
+        let _ = self.queued.fetch_update(Ordering::SeqCst, Ordering::SeqCst, decrement);
+        if line.interrupted {
+            let _ = self.pending_stops.fetch_update(Ordering::SeqCst, Ordering::SeqCst, decrement);
+        }
     }
 
     /// A quit line has been read: nothing more may be printed.
@@ -80,14 +89,18 @@ impl Signals {
         self.eof.load(Ordering::SeqCst)
     }
 
-    fn raise(&self, interrupt: Interrupt) {
-        match interrupt {
-            Interrupt::None => return,
-            Interrupt::Stop => {}
-            Interrupt::Quit => self.quit.store(true, Ordering::SeqCst),
+    /// Raises the signals for an interrupting line read while nothing else waits; says
+    /// whether it did.
+    fn raise(&self, interrupt: Interrupt) -> bool {
+        if interrupt == Interrupt::None || self.queued.load(Ordering::SeqCst) > 0 {
+            return false;
+        }
+        if interrupt == Interrupt::Quit {
+            self.quit.store(true, Ordering::SeqCst);
         }
         self.pending_stops.fetch_add(1, Ordering::SeqCst);
         self.stop.store(true, Ordering::SeqCst);
+        true
     }
 }
 
@@ -117,8 +130,9 @@ where
                 let received = Instant::now();
                 // Managers send ASCII; anything else must not kill the brain.
                 let text = String::from_utf8_lossy(&buffer).trim_end_matches(['\r', '\n']).to_string();
-                signals.raise(classify(&text));
-                if sender.send(InputLine { text, received }).is_err() {
+                let interrupted = signals.raise(classify(&text));
+                signals.queued.fetch_add(1, Ordering::SeqCst);
+                if sender.send(InputLine { text, received, interrupted }).is_err() {
                     break;
                 }
             }
@@ -163,26 +177,37 @@ mod tests {
     }
 
     #[test]
-    fn reader_queues_every_line_and_raises_the_flags() {
+    fn a_stop_with_nothing_queued_interrupts_at_once() {
         let signals = Arc::new(Signals::default());
-        let input = Cursor::new(b"a\r\nstop\nquit\nlast without newline".to_vec());
-        let lines: Vec<String> = spawn_reader(input, classify, Arc::clone(&signals)).iter().map(|l| l.text).collect();
-        assert_eq!(lines, ["a", "stop", "quit", "last without newline"]);
+        let input = Cursor::new(b"stop\r\n".to_vec());
+        let lines: Vec<InputLine> = spawn_reader(input, classify, Arc::clone(&signals)).iter().collect();
+        assert_eq!(lines.len(), 1);
+        assert!(lines[0].interrupted && lines[0].text == "stop");
         assert!(signals.stop_flag().load(Ordering::SeqCst));
-        assert!(signals.quit_requested());
+        assert!(!signals.quit_requested());
         assert!(signals.input_closed());
     }
 
     #[test]
-    fn arming_keeps_a_queued_stop_and_drops_a_taken_one() {
+    fn queued_stop_and_quit_lines_wait_their_turn() {
+        let signals = Arc::new(Signals::default());
+        let input = Cursor::new(b"a\nstop\nquit\nlast without newline".to_vec());
+        let lines: Vec<InputLine> = spawn_reader(input, classify, Arc::clone(&signals)).iter().collect();
+        let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(texts, ["a", "stop", "quit", "last without newline"]);
+        assert!(lines.iter().all(|l| !l.interrupted));
+        assert!(!signals.stop_flag().load(Ordering::SeqCst));
+        assert!(!signals.quit_requested());
+    }
+
+    #[test]
+    fn arming_keeps_a_raised_stop_until_it_is_taken() {
         let signals = Signals::default();
-        signals.raise(Interrupt::Stop);
+        assert!(signals.raise(Interrupt::Stop));
+        signals.queued.fetch_add(1, Ordering::SeqCst);
         signals.arm();
         assert!(signals.stop_flag().load(Ordering::SeqCst), "the stop line is still queued");
-        signals.take_stop();
-        signals.arm();
-        assert!(!signals.stop_flag().load(Ordering::SeqCst));
-        signals.take_stop();
+        signals.take(&InputLine { text: "stop".into(), received: Instant::now(), interrupted: true });
         signals.arm();
         assert!(!signals.stop_flag().load(Ordering::SeqCst));
     }

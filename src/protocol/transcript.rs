@@ -8,6 +8,7 @@
 //! < LINE          the next output line must be exactly LINE
 //! ~ REGEX         the next output line must match REGEX, anchored at both ends
 //! ! skip PREFIX   from here on, ignore output lines starting with PREFIX
+//! ! unskip PREFIX stop ignoring them
 //! ! timeout SECS  the whole file must finish within SECS seconds (default 10)
 //! ! crlf on|off   end sent lines with CR LF (as piskvork does) instead of LF
 //! ! eof           close the engine's input
@@ -68,6 +69,7 @@ enum Step {
     Expect(String),
     Match(Regex),
     Skip(String),
+    Unskip(String),
     Crlf(bool),
     Eof,
     Exit(Option<i32>),
@@ -103,6 +105,7 @@ fn parse_script(text: &str) -> Result<Script, (usize, String)> {
                 let (name, argument) = rest.split_once(' ').unwrap_or((rest, ""));
                 match (name, argument.trim()) {
                     ("skip", prefix) if !prefix.is_empty() => Step::Skip(prefix.to_string()),
+                    ("unskip", prefix) if !prefix.is_empty() => Step::Unskip(prefix.to_string()),
                     ("timeout", secs) => {
                         let secs: f64 = secs.parse().map_err(|_| (number, "a number of seconds".to_string()))?;
                         timeout = Duration::try_from_secs_f64(secs).map_err(|_| (number, "a valid timeout".into()))?;
@@ -114,7 +117,8 @@ fn parse_script(text: &str) -> Result<Script, (usize, String)> {
                     ("exit", "") => Step::Exit(None),
                     ("exit", code) => Step::Exit(Some(code.parse().map_err(|_| (number, "an exit code".to_string()))?)),
                     _ => {
-                        let known = "a directive: skip PREFIX, timeout SECS, crlf on|off, eof, exit [CODE]";
+                        let known =
+                            "a directive: skip PREFIX, unskip PREFIX, timeout SECS, crlf on|off, eof, exit [CODE]";
                         return Err((number, known.into()));
                     }
                 }
@@ -215,6 +219,7 @@ impl<'a> Conversation<'a> {
                     }
                 }
                 Step::Skip(prefix) => self.skips.push(prefix.clone()),
+                Step::Unskip(prefix) => self.skips.retain(|p| p != prefix),
                 Step::Crlf(on) => self.crlf = *on,
                 Step::Eof => self.stdin = None,
                 Step::Exit(code) => self.expect_exit(line, *code)?,

@@ -178,14 +178,8 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     fn iterate(&mut self, on_info: &mut (dyn FnMut(&SearchInfo<G::Move>) + Send)) -> SearchResult<G::Move> {
-        let mut result = SearchResult {
-            best_move: None,
-            score: 0,
-            depth: 0,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-            pv: Vec::new(),
-        };
+        let mut result =
+            SearchResult { best_move: None, score: 0, depth: 0, nodes: 0, elapsed: Duration::ZERO, pv: Vec::new() };
         let mut root_moves = Vec::new();
         self.pos.generate_moves(&mut root_moves);
         result.best_move = root_moves.iter().copied().max_by_key(|&m| self.pos.order_score(m));
@@ -257,7 +251,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if self.aborted {
             return true;
         }
-        if self.nodes % POLL_INTERVAL == 0 {
+        if self.nodes.is_multiple_of(POLL_INTERVAL) {
             self.flush_nodes();
             if self.id == 0 {
                 let over_nodes = self.shared.limits.nodes.is_some_and(|n| self.nodes >= n);
@@ -355,8 +349,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 } else {
                     0
                 };
-                let mut score =
-                    self.negamax(next_depth - reduction, -alpha - 1, -alpha, ply + 1, false).map(|s| -s);
+                let mut score = self.negamax(next_depth - reduction, -alpha - 1, -alpha, ply + 1, false).map(|s| -s);
                 if reduction > 0 && score.is_some_and(|s| s > alpha) {
                     score = self.negamax(next_depth, -alpha - 1, -alpha, ply + 1, false).map(|s| -s);
                 }

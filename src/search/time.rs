@@ -80,11 +80,7 @@ mod tests {
     #[test]
     fn clock_limit_never_spends_more_than_its_cap() {
         let limits = SearchLimits {
-            clock: Some(Clock {
-                remaining: Duration::from_secs(4),
-                increment: Duration::ZERO,
-                moves_to_go: Some(1),
-            }),
+            clock: Some(Clock { remaining: Duration::from_secs(4), increment: Duration::ZERO, moves_to_go: Some(1) }),
             move_time: Some(Duration::from_secs(30)),
             ..SearchLimits::default()
         };

@@ -214,7 +214,8 @@ mod tests {
 
     #[test]
     fn full_bucket_replaces_the_shallowest() {
-        let tt = TranspositionTable { buckets: vec![Bucket { slots: Default::default() }], generation: AtomicU8::new(0) };
+        let tt =
+            TranspositionTable { buckets: vec![Bucket { slots: Default::default() }], generation: AtomicU8::new(0) };
         for (key, depth) in [(1u64, 5), (2, 1), (3, 9), (4, 7)] {
             tt.store(key, None, 0, depth, Bound::Exact);
         }

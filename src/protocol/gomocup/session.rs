@@ -168,10 +168,8 @@ impl<W: Write + Send> Session<W> {
     }
 
     fn handle(&mut self, line: &InputLine) -> io::Result<Flow> {
+        self.signals.take(line);
         let text = line.text.trim();
-        if classify(text) != Interrupt::None {
-            self.signals.take_stop();
-        }
         if text.is_empty() {
             return Ok(Flow::Continue);
         }
@@ -512,7 +510,7 @@ mod tests {
         let signals = Arc::new(Signals::default());
         let (sender, receiver) = mpsc::channel();
         for line in input {
-            sender.send(InputLine { text: line.to_string(), received: Instant::now() }).unwrap();
+            sender.send(InputLine { text: line.to_string(), received: Instant::now(), interrupted: false }).unwrap();
         }
         drop(sender);
         let mut session = Session::new(Engine::new(1, 1), Vec::new(), signals);
