@@ -105,20 +105,62 @@ CMD=("$CLI"
 echo "match.sh: $NAME1 vs $NAME2, $RULE $SIZE, ${TC_MOVE}s/move${TC_GAME:+, ${TC_GAME}s/game}," \
     "$GAMES games, output in $OUT"
 
+# Watchdog. c-gomoku-cli can wait for ever on an engine that stops answering (its own deadline
+# kill is unreliable, see ../scratch/NOTES.md 1.5; seen with an engine that printed ERROR instead
+# of a move). Every 2 s, look at each c-gomoku-cli thread: one that has sat in a single read()
+# (no context switch) for STALL seconds is stuck on an engine; kill the engine whose stdout is the
+# pipe being read. c-gomoku-cli then scores a crash for it and goes on with the next game.
+STALL="$(python3 -c 'import sys; m, g = map(float, sys.argv[1:]); print(int((m or g or 1e9) + 15))' \
+    "$TC_MOVE" "${TC_GAME:-0}")"
+watchdog() {
+    set +e
+    local cli=$1 tid ctx fd pipe child now
+    declare -A last since
+    while kill -0 "$cli" 2>/dev/null; do
+        sleep 2; now=$SECONDS
+        for tid in $(ls "/proc/$cli/task" 2>/dev/null); do
+            ctx=$(grep -s voluntary_ctxt "/proc/$cli/task/$tid/status" | head -1)
+            [[ "$ctx" == "${last[$tid]:-}" ]] || { last[$tid]=$ctx; since[$tid]=$now; continue; }
+            ((now - since[$tid] >= STALL)) || continue
+            read -r nr fd _ <"/proc/$cli/task/$tid/syscall" && [[ "$nr" == 0 ]] || continue
+            pipe=$(readlink "/proc/$cli/fd/$((fd))")
+            for child in $(pgrep -P "$cli"); do
+                [[ "$(readlink "/proc/$child/fd/1")" == "$pipe" ]] || continue
+                echo "match.sh: watchdog: engine $(tr '\0' ' ' <"/proc/$child/cmdline")(pid $child)" \
+                    "silent for ${STALL}s, killing it"
+                kill -KILL "$child"; since[$tid]=$now
+            done
+        done
+    done
+}
+
 # c-gomoku-cli block-buffers stdout into a pipe (static binary, so stdbuf cannot help); `script`
 # gives it a terminal so the progress shows live. Its stderr (crash lines) goes into the log too.
 # The terminal shows the log without c-gomoku-cli's dump of its options.
 cd "$OUT"
 run() {
+    local pid cli
     if command -v script >/dev/null; then
-        script -qfec "$(printf '%q ' "${CMD[@]}")" /dev/null </dev/null | sed -u 's/\r$//'
+        script -qfec "$(printf '%q ' "${CMD[@]}")" /dev/null </dev/null &
     else
-        "${CMD[@]}" 2>&1
+        "${CMD[@]}" 2>&1 &
     fi
+    pid=$! cli=$!
+    for _ in 1 2 3 4 5; do                  # under `script`, c-gomoku-cli is a descendant
+        [[ "$(readlink "/proc/$cli/exe")" == "$(realpath "$CLI")" ]] && break
+        sleep 0.2; cli="$(pgrep -P "$cli" | head -1 || true)"
+    done
+    watchdog "$cli" &
+    wait "$pid"
 }
-OPTIONS_DUMP='^([A-Za-z]+ = |-----|Global Options:|Engine [0-9]+ Options:|Engine number = )'
-run | tee match.log | awk -v dump="$OPTIONS_DUMP" '$0 !~ dump {print; fflush()}'
+STATUS=0
+run | sed -u 's/\r$//' | tee match.log |
+    sed -u -E '/^([A-Za-z]+ = |-----|Global Options:|Engine [0-9]+ Options:|Engine number = )/d' ||
+    STATUS=$?
 
+[[ -s games.sgf ]] || die "no games played (status $STATUS), see $OUT/match.log"
 echo
 python3 "$ROOT/scripts/match_report.py" --sgf games.sgf --log match.log --engine1 "$NAME1" \
     --engine2 "$NAME2" --tc-move "$TC_MOVE" --tc-game "${TC_GAME:-0}" | tee report.txt
+grep -q '^Tournament update' match.log && ((STATUS == 0)) ||
+    die "c-gomoku-cli failed or stopped before the end of the match (status $STATUS)"

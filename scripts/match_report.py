@@ -25,8 +25,8 @@ from elo import format_elo  # noqa: E402
 
 GAME_RE = re.compile(r"\(;FF\[4\].*?\)", re.S)
 MOVE_RE = re.compile(r";([BW])\[[a-z]{2}\]C\[([^\]]*)\]")
-DETAIL_RE = re.compile(r"^.*engine \S+ (?:output illegal move|crashed|timeout|output error).*$",
-                       re.M)
+DETAIL_RE = re.compile(r"^.*(?:engine \S+ (?:output illegal move|crashed|timeout|output error)"
+                       r"|match.sh: watchdog).*$", re.M)
 # Words of c-gomoku-cli's end reason -> the loser's fault.
 FAULTS = {"time forfeit": "forfeits", "opponent illegal move": "illegal",
           "opponent crash": "crashes", "forbidden move": "forbidden"}

@@ -7,24 +7,26 @@ use arbor::engine::{DEFAULT_HASH_MB, Engine, default_threads};
 use arbor::protocol::gomocup;
 
 const USAGE: &str = "\
-Usage: pbrain-arbor [--threads N] [--hash MB]
+Usage: pbrain-arbor [--threads N] [--hash MB] [--max-depth N]
 
 Plays Gomoku as a Gomocup brain over stdin and stdout (piskvork protocol 2).
 
 Options:
-  --threads N   search threads (default: all cores; INFO thread_num overrides)
-  --hash MB     transposition table size when the manager sets no max_memory (default 64)
-  --help        print this help
-  --version     print the version";
+  --threads N     search threads (default: all cores; INFO thread_num overrides)
+  --hash MB       transposition table size when the manager sets no max_memory (default 64)
+  --max-depth N   deepest search iteration (default: no limit; INFO max_depth overrides)
+  --help          print this help
+  --version       print the version";
 
 struct Options {
     threads: usize,
     hash_mb: usize,
+    max_depth: Option<u32>,
 }
 
 /// `Ok(None)` when the request was only for help or the version, already printed.
 fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, String> {
-    let mut options = Options { threads: default_threads(), hash_mb: DEFAULT_HASH_MB };
+    let mut options = Options { threads: default_threads(), hash_mb: DEFAULT_HASH_MB, max_depth: None };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let (name, inline) = match arg.split_once('=') {
@@ -40,17 +42,17 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Options>,
                 println!("pbrain-arbor {}", env!("CARGO_PKG_VERSION"));
                 return Ok(None);
             }
-            "--threads" | "--hash" => {
+            "--threads" | "--hash" | "--max-depth" => {
                 let value = inline.or_else(|| args.next()).ok_or(format!("{name} needs a value"))?;
                 let number = value
-                    .parse::<usize>()
+                    .parse::<u32>()
                     .ok()
                     .filter(|&n| n > 0)
                     .ok_or(format!("{name} needs a positive number, not {value:?}"))?;
-                if name == "--threads" {
-                    options.threads = number;
-                } else {
-                    options.hash_mb = number;
+                match name.as_str() {
+                    "--threads" => options.threads = number as usize,
+                    "--hash" => options.hash_mb = number as usize,
+                    _ => options.max_depth = Some(number),
                 }
             }
             _ => return Err(format!("unknown argument {name:?}")),
@@ -71,7 +73,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match gomocup::run(Engine::new(options.hash_mb, options.threads)) {
+    match gomocup::run(Engine::new(options.hash_mb, options.threads), options.max_depth) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             // The manager closed our output: nobody is left to answer.

@@ -54,6 +54,10 @@ impl Board {
                 out.push(m);
             }
         }
+        if out.is_empty() {
+            // Nothing holds: the game is lost, but a move must still be played.
+            out.extend(self.candidates());
+        }
     }
 
     /// Whether a stone of `opp`'s opponent on `blocker` leaves `opp` no live four at `cell`.
@@ -114,6 +118,28 @@ mod tests {
         let mut moves = Vec::new();
         board.generate(&mut moves);
         assert_eq!(moves, vec![mv(5, 1)]);
+    }
+
+    #[test]
+    fn a_lost_position_still_has_moves() {
+        // White to move cannot stop black's two open threes (the diagonal and the column).
+        let board = board_from(
+            &[
+                "...............",
+                "..X...X........",
+                ".....OO...X....",
+                "......X..O.....",
+                ".....XXOO......",
+                "..X.XX.O.......",
+                ".....OO........",
+                ".....X.........",
+                "O..............",
+            ],
+            Rule::Freestyle,
+        );
+        let mut moves = Vec::new();
+        board.generate(&mut moves);
+        assert!(!moves.is_empty());
     }
 
     #[test]

@@ -28,7 +28,7 @@ const MAX_MOVES: usize = 64;
 const POLL_INTERVAL: u64 = 1024;
 /// Nodes the game's solver may spend at a horizon node, and at the root before the search.
 const LEAF_PROOF_NODES: u32 = 50;
-const ROOT_PROOF_NODES: u32 = 100_000;
+const ROOT_PROOF_NODES: u32 = 20_000;
 /// Replies to threats searched beyond the horizon before trusting the static evaluation.
 const MAX_THREAT_EXTENSION: u32 = 16;
 /// Late-move reductions start at this move index and depth; they grow with the logarithms of

@@ -68,6 +68,8 @@ pub enum Info {
     Evaluate(usize, usize),
     Folder(String),
     ThreadNum(u32),
+    /// Yixin's `max_depth`, as c-gomoku-cli sends it: the deepest search iteration; 0 lifts the cap.
+    MaxDepth(u32),
     /// Keys this brain does not use are accepted and ignored, as the protocol asks.
     Unknown {
         key: String,
@@ -197,6 +199,7 @@ fn info(input: &str) -> Res<'_, Info> {
         info_key("evaluate", point).map(|(x, y)| Info::Evaluate(x, y)),
         info_key("folder", rest).map(|path: &str| Info::Folder(path.to_string())),
         info_key("thread_num", map_res(digit1, str::parse)).map(Info::ThreadNum),
+        info_key("max_depth", map_res(digit1, str::parse)).map(Info::MaxDepth),
         (take_while1(|c: char| !c.is_whitespace()), rest)
             .map(|(key, value): (&str, &str)| Info::Unknown { key: key.to_string(), value: value.trim().to_string() }),
     ))
@@ -210,7 +213,8 @@ fn info_key<'a, O>(
     preceded(keyword(name), cut(preceded(space1, value)))
 }
 
-/// One brain line.
+/// One brain line. Text a line carries (often an echo of the manager's own line) is printed
+/// with `OneLine`, so a reply is always exactly one line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Response {
     Ok,
@@ -231,8 +235,8 @@ impl fmt::Display for Response {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Response::Ok => write!(f, "OK"),
-            Response::Error(message) => write!(f, "ERROR {message}"),
-            Response::Unknown(line) => write!(f, "UNKNOWN {line}"),
+            Response::Error(message) => write!(f, "ERROR {}", OneLine(message)),
+            Response::Unknown(line) => write!(f, "UNKNOWN {}", OneLine(line)),
             Response::Move(mv) => write!(f, "{mv}"),
             Response::Stones(stones) => {
                 for (i, mv) in stones.iter().enumerate() {
@@ -249,8 +253,25 @@ impl fmt::Display for Response {
                 r#"name="Arbor", version="{}", author="Arbor developers", country="-", www="-""#,
                 env!("CARGO_PKG_VERSION")
             ),
-            Response::Message(text) => write!(f, "MESSAGE {text}"),
+            Response::Message(text) => write!(f, "MESSAGE {}", OneLine(text)),
         }
+    }
+}
+
+/// Text with every character a manager might take for a line end (`\r`, any other control
+/// character, the Unicode line and paragraph separators) written as an escape such as `\r`.
+struct OneLine<'a>(&'a str);
+
+impl fmt::Display for OneLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for c in self.0.chars() {
+            if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                write!(f, "{c}")?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -298,6 +319,8 @@ mod tests {
             ("INFO evaluate 3,4", Command::Info(Info::Evaluate(3, 4))),
             ("INFO folder C:\\my brain\\", Command::Info(Info::Folder("C:\\my brain\\".into()))),
             ("INFO thread_num 4", Command::Info(Info::ThreadNum(4))),
+            ("INFO max_depth 2", Command::Info(Info::MaxDepth(2))),
+            ("INFO MAX_DEPTH 0", Command::Info(Info::MaxDepth(0))),
             ("INFO caution_factor 3", Command::Info(Info::Unknown { key: "caution_factor".into(), value: "3".into() })),
             ("INFO timeout_turnx 3", Command::Info(Info::Unknown { key: "timeout_turnx".into(), value: "3".into() })),
         ];
@@ -335,6 +358,8 @@ mod tests {
             ("INFO timeout_turn fast", bad("INFO")),
             ("INFO rule -1", bad("INFO")),
             ("INFO max_memory 1 2", bad("INFO")),
+            ("INFO max_depth -1", bad("INFO")),
+            ("INFO max_depth 99999999999", bad("INFO")),
             ("1,2,x", bad("stone line")),
             ("1,2,3,4", bad("stone line")),
             ("-1,2,1", bad("stone line")),
@@ -352,6 +377,7 @@ mod tests {
         assert_eq!(Response::Ok.to_string(), "OK");
         assert_eq!(Response::Error("unsupported size".into()).to_string(), "ERROR unsupported size");
         assert_eq!(Response::Unknown("HELLO".into()).to_string(), "UNKNOWN HELLO");
+        assert_eq!(Response::Unknown("A\rB\u{0}C\u{2028}é".into()).to_string(), r"UNKNOWN A\rB\u{0}C\u{2028}é");
         assert_eq!(Response::Move(a).to_string(), "7,8");
         assert_eq!(Response::Stones(vec![a, b]).to_string(), "7,8 9,10");
         assert_eq!(Response::Swap.to_string(), "SWAP");

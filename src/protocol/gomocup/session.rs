@@ -48,11 +48,12 @@ pub fn classify(line: &str) -> Interrupt {
     }
 }
 
-/// Plays the Gomocup protocol on stdin and stdout until `END` or the end of input.
-pub fn run(engine: Engine) -> io::Result<()> {
+/// Plays the Gomocup protocol on stdin and stdout until `END` or the end of input. Searches
+/// stop at `max_depth` until an `INFO max_depth` changes it.
+pub fn run(engine: Engine, max_depth: Option<u32>) -> io::Result<()> {
     let signals = Arc::new(Signals::default());
     let lines = spawn_reader(BufReader::new(io::stdin()), classify, Arc::clone(&signals));
-    Session::new(engine, io::stdout(), signals).run(lines)
+    Session::new(engine, io::stdout(), signals).with_max_depth(max_depth).run(lines)
 }
 
 /// Whether to read another line.
@@ -130,6 +131,8 @@ pub struct Session<W: Write + Send> {
     /// Owed to the next game command after an `INFO rule` this brain cannot play.
     rule_error: Option<String>,
     time: TimeControl,
+    /// Deepest iteration of any search; `None` searches until the time is up.
+    max_depth: Option<u32>,
     /// Table size when the manager sets no memory limit: the engine's size at start-up.
     default_hash_mb: usize,
     mode: Mode,
@@ -148,8 +151,15 @@ impl<W: Write + Send> Session<W> {
             rule: Rule::Freestyle,
             rule_error: None,
             time: TimeControl { turn: DEFAULT_TURN_TIME, match_time: Duration::ZERO, left: None },
+            max_depth: None,
             mode: Mode::Commands,
         }
+    }
+
+    /// Caps the depth of every search, as `INFO max_depth` does.
+    pub fn with_max_depth(mut self, max_depth: Option<u32>) -> Self {
+        self.max_depth = max_depth;
+        self
     }
 
     /// Answers `lines` until `END`, or until they run out. Only a failure to write the replies
@@ -351,10 +361,10 @@ impl<W: Write + Send> Session<W> {
         let current = self.game()?;
         let stones = points.iter().map(|&(x, y)| square(&current, x, y)).collect::<Result<Vec<_>, _>>()?;
         let judge_time = self.time.move_budget().saturating_sub(received.elapsed()).mul_f64(SWAP2_JUDGE_SHARE);
-        let Session { engine, signals, .. } = self;
+        let Session { engine, signals, max_depth, .. } = self;
         let mut judge = |board: &Board| {
             signals.arm();
-            let limits = SearchLimits::move_time(judge_time);
+            let limits = SearchLimits { depth: *max_depth, ..SearchLimits::move_time(judge_time) };
             let result = engine.go(board, &limits, Instant::now(), signals.stop_flag(), &mut |_| {});
             Judgement { score: result.score, best: result.best_move }
         };
@@ -391,7 +401,7 @@ impl<W: Write + Send> Session<W> {
     /// Runs the engine with the session's time settings, reporting progress as `MESSAGE` lines
     /// until `END` arrives.
     fn search(&mut self, board: &Board, received: Instant) -> SearchResult<Move> {
-        let limits = self.time.limits();
+        let limits = SearchLimits { depth: self.max_depth, ..self.time.limits() };
         let Session { engine, out, signals, .. } = self;
         signals.arm();
         engine.go(board, &limits, received, signals.stop_flag(), &mut |info| {
@@ -413,6 +423,7 @@ impl<W: Write + Send> Session<W> {
             Info::TimeLeft(ms) => self.time.left = Some(Duration::from_millis(ms)),
             Info::MaxMemory(bytes) => self.engine.set_hash_mb(hash_mb_for(bytes, self.default_hash_mb)),
             Info::ThreadNum(threads) => self.engine.set_threads(threads as usize),
+            Info::MaxDepth(depth) => self.max_depth = (depth > 0).then_some(depth),
             Info::Rule(code) => match Rule::from_gomocup(code) {
                 Some(rule) if rule.is_supported() => {
                     self.rule_error = None;
@@ -505,8 +516,12 @@ mod tests {
     use super::*;
     use std::sync::mpsc;
 
-    /// Runs a whole session on `input` and returns what it printed.
+    /// Runs a whole session on `input` and returns what it printed but `MESSAGE` lines.
     fn converse(input: &[&str]) -> Vec<String> {
+        converse_all(input).into_iter().filter(|l| !l.starts_with("MESSAGE")).collect()
+    }
+
+    fn converse_all(input: &[&str]) -> Vec<String> {
         let signals = Arc::new(Signals::default());
         let (sender, receiver) = mpsc::channel();
         for line in input {
@@ -520,7 +535,19 @@ mod tests {
             }
         }
         let out = String::from_utf8(session.into_output()).unwrap();
-        out.lines().filter(|l| !l.starts_with("MESSAGE")).map(str::to_string).collect()
+        out.lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn max_depth_caps_every_search() {
+        let depths = |input: &[&str]| -> Vec<String> {
+            let out = converse_all(input);
+            out.iter().filter_map(|l| Some(l.strip_prefix("MESSAGE depth ")?.split('-').next()?.to_string())).collect()
+        };
+        let capped = depths(&["INFO max_depth 2", "INFO timeout_turn 60000", "START 15", "TURN 7,7", "TURN 9,9"]);
+        assert_eq!(capped, ["1", "2", "1", "2"]);
+        let lifted = depths(&["INFO max_depth 1", "INFO max_depth 0", "INFO timeout_turn 500", "START 15", "TURN 7,7"]);
+        assert!(lifted.len() > 1, "{lifted:?}");
     }
 
     #[test]

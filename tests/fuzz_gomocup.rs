@@ -1,0 +1,354 @@
+//! Fuzzes the Gomocup protocol layer with seeded random input.
+//!
+//! [`brain_survives_fuzzed_input`] feeds the real `pbrain-arbor` binary over 100,000 lines: valid
+//! commands with random arguments, mutations of them and random bytes, then `END`. The brain must
+//! not panic, must exit with status 0 soon after `END`, and must print nothing but protocol
+//! replies, each a whole line without control characters (a manager may split lines on `\r`).
+//! [`parser_survives_fuzzed_input`] runs the parser alone on a million such lines.
+//!
+//! Both are deterministic: a fixed seed drives a splitmix64 generator written here. Searches stay
+//! short because the brain runs with `--max-depth 2` and the generator never sends a line that
+//! would lift that cap, give the brain long clocks, a big table or many threads (see [`cheap`]).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use arbor::protocol::gomocup::{Command as Cmd, Info, classify, parse_command};
+use arbor::protocol::io::Interrupt;
+use regex::Regex;
+
+const SEED: u64 = 0xA4B0_F022_5EED_0001;
+/// Lines sent to the brain, `END` included.
+const BRAIN_LINES: usize = 100_000;
+/// Lines given to the parser alone.
+const PARSER_LINES: usize = 1_000_000;
+/// From closing the brain's input to its exit; the whole run takes far less.
+const EXIT_DEADLINE: Duration = Duration::from_secs(120);
+/// Largest `INFO` time the generator lets through, in milliseconds.
+const MAX_MILLIS: u64 = 50;
+const MAX_DEPTH: u32 = 3;
+const MAX_MEMORY: u64 = 16 << 20;
+const MAX_THREADS: u32 = 2;
+/// Length of the generator's very long lines.
+const LONG_LINE: usize = 10_000;
+
+/// Every reply the brain may print, by kind.
+const GRAMMAR: &[(&str, &str)] = &[
+    ("ok", r"OK"),
+    ("move", r"\d+,\d+"),
+    ("stones", r"\d+,\d+( \d+,\d+)+"),
+    ("swap", r"SWAP"),
+    ("error", r"ERROR .*"),
+    ("unknown", r"UNKNOWN .*"),
+    ("message", r"MESSAGE .*"),
+    ("debug", r"DEBUG .*"),
+    ("about", r#"name=".*".*"#),
+];
+
+/// splitmix64: tiny, fast and good enough to pick test inputs.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n`.
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// Uniform in `lo..hi`.
+    fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next() % (hi - lo) as u64) as i64
+    }
+
+    fn percent(&mut self, p: usize) -> bool {
+        self.below(100) < p
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+/// A coordinate pair, mostly on a board, sometimes just off it or negative.
+fn point(rng: &mut Rng) -> String {
+    let hi = if rng.percent(80) { 20 } else { 40 };
+    format!("{},{}", rng.range(-3, hi), rng.range(-3, hi))
+}
+
+fn info(rng: &mut Rng) -> String {
+    let millis = |rng: &mut Rng| rng.range(-5, MAX_MILLIS as i64 + 1);
+    let (key, value) = match rng.below(12) {
+        0 => ("timeout_turn", millis(rng).to_string()),
+        1 => ("timeout_match", millis(rng).to_string()),
+        2 => ("time_left", millis(rng).to_string()),
+        3 => ("max_memory", rng.range(0, MAX_MEMORY as i64).to_string()),
+        4 => ("game_type", rng.range(0, 4).to_string()),
+        5 => ("rule", rng.pick(&[0, 1, 2, 4, 8, 3, 9]).to_string()),
+        6 => ("evaluate", point(rng)),
+        7 => ("folder", rng.pick(&["/tmp/arbor", "C:\\brain dir\\", ""]).to_string()),
+        8 => ("thread_num", rng.range(0, MAX_THREADS as i64 + 1).to_string()),
+        9 => ("max_depth", rng.range(1, MAX_DEPTH as i64 + 1).to_string()),
+        10 => ("caution_factor", rng.range(0, 5).to_string()),
+        _ => ("usedatabase", rng.range(0, 2).to_string()),
+    };
+    format!("INFO {key} {value}")
+}
+
+/// One valid command with random arguments; `BOARD` and `SWAP2BOARD` come with their stones.
+fn command(rng: &mut Rng) -> Vec<String> {
+    let line = match rng.below(22) {
+        0..2 => format!("START {}", rng.range(0, 41)),
+        2 => format!("RECTSTART {},{}", rng.range(0, 41), rng.range(0, 41)),
+        3 => "RESTART".into(),
+        4 => "BEGIN".into(),
+        5..8 => format!("TURN {}", point(rng)),
+        8 => format!("PLAY {}", point(rng)),
+        9 => format!("TAKEBACK {}", point(rng)),
+        10 => {
+            let mut block = vec!["BOARD".to_string()];
+            let mut field = rng.range(1, 3);
+            for _ in 0..rng.below(25) {
+                let f = if rng.percent(90) { 3 - field } else { rng.range(0, 5) };
+                field = f;
+                block.push(format!("{},{f}", point(rng)));
+            }
+            block.push("DONE".into());
+            return block;
+        }
+        11 => {
+            let count = if rng.percent(80) { *rng.pick(&[0, 3, 5]) } else { rng.below(8) };
+            let mut block = vec!["SWAP2BOARD".to_string()];
+            block.extend((0..count).map(|_| point(rng)));
+            block.push("DONE".into());
+            return block;
+        }
+        12..17 => info(rng),
+        17 => rng.pick(&["ABOUT", "STOP", "YXSTOP", "DONE"]).to_string(),
+        18 => point(rng),
+        19 => format!("{},{}", point(rng), rng.range(0, 5)),
+        _ => rng.pick(&["HELLO", "SWAP2", "YXBOARD", "TURNS 1,2", "INFO", "", "  ", "PING"]).to_string(),
+    };
+    vec![line]
+}
+
+/// Changes `line` in one of the ways a broken manager or a bad pipe might.
+fn mutate(rng: &mut Rng, line: &mut Vec<u8>) {
+    let at = |rng: &mut Rng, line: &Vec<u8>| rng.below(line.len() + 1);
+    match rng.below(10) {
+        0 if !line.is_empty() => {
+            let i = rng.below(line.len());
+            line[i] ^= 1 << rng.below(8);
+        }
+        1 => line.truncate(at(rng, line)),
+        2 => {
+            let (a, b) = (at(rng, line), at(rng, line));
+            let copy = line[a.min(b)..a.max(b)].to_vec();
+            let i = at(rng, line);
+            line.splice(i..i, copy);
+        }
+        3 => {
+            for byte in line.iter_mut() {
+                if rng.percent(50) {
+                    *byte =
+                        if byte.is_ascii_lowercase() { byte.to_ascii_uppercase() } else { byte.to_ascii_lowercase() };
+                }
+            }
+        }
+        4 => {
+            let extra = *rng.pick(&[" ", "  ", ",", ",,", "\r", "\t", " , ", "-"]);
+            let i = at(rng, line);
+            line.splice(i..i, extra.bytes());
+        }
+        5 => {
+            let odd = *rng.pick(&["é", "中", "\u{3000}", "\u{feff}", "\u{a0}", "\u{85}", "\u{2028}", "💥"]);
+            let i = at(rng, line);
+            line.splice(i..i, odd.bytes());
+        }
+        6 => {
+            let byte = *rng.pick(&[0x00, 0x01, 0x07, 0x08, 0x0b, 0x0c, 0x1b, 0x7f, 0x80, 0xc3, 0xfe, 0xff]);
+            let i = at(rng, line);
+            line.insert(i, byte);
+        }
+        7 => {
+            let number = *rng.pick(&["99999999999999999999", "-1", "4294967296", "18446744073709551615", "007", "0"]);
+            let i = at(rng, line);
+            line.splice(i..i, number.bytes());
+        }
+        8 if !line.is_empty() && rng.percent(10) => {
+            let seed = line.clone();
+            while line.len() < LONG_LINE {
+                line.extend_from_slice(&seed);
+            }
+        }
+        _ if !line.is_empty() => {
+            line.remove(rng.below(line.len()));
+        }
+        _ => {}
+    }
+}
+
+/// Random bytes: short and printable-heavy, or rarely a very long line of anything.
+fn noise(rng: &mut Rng) -> Vec<u8> {
+    let len = if rng.percent(2) { LONG_LINE } else { rng.below(40) };
+    let printable = rng.percent(50);
+    (0..len).map(|_| if printable { rng.range(0x20, 0x7f) as u8 } else { rng.below(256) as u8 }).collect()
+}
+
+/// Whether `line` may be sent: one line, not `END` (it would end the run early), and nothing that
+/// lifts the depth cap or asks for long clocks, a big table or many threads.
+fn cheap(line: &[u8]) -> bool {
+    if line.contains(&b'\n') {
+        return false;
+    }
+    // What the brain's reader makes of the bytes.
+    let text = String::from_utf8_lossy(line);
+    let text = text.trim_end_matches(['\r', '\n']);
+    if classify(text) == Interrupt::Quit {
+        return false;
+    }
+    match parse_command(text.trim()) {
+        Ok(Cmd::End) => false,
+        Ok(Cmd::Info(Info::TimeoutTurn(ms) | Info::TimeoutMatch(ms) | Info::TimeLeft(ms))) => ms <= MAX_MILLIS,
+        Ok(Cmd::Info(Info::MaxDepth(depth))) => (1..=MAX_DEPTH).contains(&depth),
+        Ok(Cmd::Info(Info::MaxMemory(bytes))) => bytes <= MAX_MEMORY,
+        Ok(Cmd::Info(Info::ThreadNum(threads))) => threads <= MAX_THREADS,
+        _ => true,
+    }
+}
+
+/// `count` lines that `keep` accepts: two in three from valid commands (about a quarter of them
+/// mutated), the rest random bytes.
+fn fuzz_lines(rng: &mut Rng, count: usize, keep: fn(&[u8]) -> bool) -> Vec<Vec<u8>> {
+    let mut lines = Vec::with_capacity(count);
+    while lines.len() < count {
+        let batch: Vec<Vec<u8>> =
+            if rng.percent(67) { command(rng).into_iter().map(String::into_bytes).collect() } else { vec![noise(rng)] };
+        for mut line in batch {
+            if rng.percent(25) {
+                for _ in 0..1 + rng.below(3) {
+                    mutate(rng, &mut line);
+                }
+            }
+            if keep(&line) && lines.len() < count {
+                lines.push(line);
+            }
+        }
+    }
+    lines
+}
+
+/// Characters some manager might read as the end of a line.
+fn breaks_line(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+#[test]
+fn brain_survives_fuzzed_input() {
+    let mut lines = fuzz_lines(&mut Rng(SEED), BRAIN_LINES - 1, cheap);
+    lines.push(b"END".to_vec());
+    let started = Instant::now();
+    let mut brain = Command::new(env!("CARGO_BIN_EXE_pbrain-arbor"))
+        .args(["--max-depth", "2", "--threads", "1", "--hash", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cannot start pbrain-arbor");
+    let mut stdin = brain.stdin.take().unwrap();
+    let stdout = brain.stdout.take().unwrap();
+    let mut stderr = brain.stderr.take().unwrap();
+    let sent = lines.len();
+    let writer = thread::spawn(move || {
+        let mut input = Vec::new();
+        for line in &lines {
+            input.extend_from_slice(line);
+            input.push(b'\n');
+        }
+        // The brain may already have exited at END; a broken pipe is then expected.
+        let _ = stdin.write_all(&input);
+    });
+    let reader = thread::spawn(move || {
+        let mut stdout = BufReader::new(stdout);
+        let mut replies = Vec::new();
+        let mut line = Vec::new();
+        while stdout.read_until(b'\n', &mut line).expect("cannot read the brain's output") > 0 {
+            replies.push(std::mem::take(&mut line));
+        }
+        replies
+    });
+    let errors = thread::spawn(move || {
+        let mut text = String::new();
+        stderr.read_to_string(&mut text).expect("cannot read the brain's log");
+        text
+    });
+
+    writer.join().unwrap();
+    let status = loop {
+        if let Some(status) = brain.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > EXIT_DEADLINE {
+            brain.kill().unwrap();
+            panic!("pbrain-arbor still runs {EXIT_DEADLINE:?} after its input was sent: a hang");
+        }
+        thread::sleep(Duration::from_millis(20));
+    };
+    let replies = reader.join().unwrap();
+    let log = errors.join().unwrap();
+    let elapsed = started.elapsed();
+
+    let grammar: Vec<(&str, Regex)> =
+        GRAMMAR.iter().map(|&(kind, pattern)| (kind, Regex::new(&format!("^(?:{pattern})$")).unwrap())).collect();
+    let mut counts = vec![0usize; grammar.len()];
+    let mut bad = Vec::new();
+    for reply in &replies {
+        let text = String::from_utf8_lossy(reply);
+        let kind = text
+            .strip_suffix('\n')
+            .filter(|line| !line.chars().any(breaks_line) && std::str::from_utf8(reply).is_ok())
+            .and_then(|line| grammar.iter().position(|(_, re)| re.is_match(line)));
+        match kind {
+            Some(kind) => counts[kind] += 1,
+            None => bad.push(format!("{text:?}")),
+        }
+    }
+    println!("sent {sent} lines, got {} replies in {elapsed:.1?}", replies.len());
+    for ((kind, _), count) in grammar.iter().zip(&counts) {
+        println!("  {kind:>8}: {count}");
+    }
+    assert!(!log.contains("panicked"), "pbrain-arbor panicked:\n{log}");
+    assert!(status.success(), "pbrain-arbor exited with {status}:\n{log}");
+    assert!(
+        bad.is_empty(),
+        "{} replies outside the protocol, the first ones:\n{}",
+        bad.len(),
+        bad[..bad.len().min(10)].join("\n")
+    );
+    assert!(sent >= BRAIN_LINES);
+}
+
+#[test]
+fn parser_survives_fuzzed_input() {
+    let lines = fuzz_lines(&mut Rng(SEED ^ 0xFFFF), PARSER_LINES, |_| true);
+    let (mut ok, mut unknown, mut bad_arguments) = (0, 0, 0);
+    for line in &lines {
+        let text = String::from_utf8_lossy(line);
+        match std::panic::catch_unwind(|| parse_command(&text)) {
+            Ok(Ok(_)) => ok += 1,
+            Ok(Err(arbor::protocol::gomocup::ParseError::Unknown)) => unknown += 1,
+            Ok(Err(_)) => bad_arguments += 1,
+            Err(_) => panic!("parse_command panicked on {text:?}"),
+        }
+    }
+    println!("parsed {} lines: {ok} commands, {unknown} unknown, {bad_arguments} with bad arguments", lines.len());
+    assert_eq!(ok + unknown + bad_arguments, PARSER_LINES);
+}
