@@ -147,10 +147,10 @@ run() {
     fi
     pid=$! cli=$!
     for _ in 1 2 3 4 5; do                  # under `script`, c-gomoku-cli is a descendant
-        [[ "$(readlink "/proc/$cli/exe")" == "$(realpath "$CLI")" ]] && break
+        [[ -n "$cli" && "$(readlink "/proc/$cli/exe")" != "$(realpath "$CLI")" ]] || break
         sleep 0.2; cli="$(pgrep -P "$cli" | head -1 || true)"
     done
-    watchdog "$cli" &
+    [[ -z "$cli" ]] || watchdog "$cli" &
     wait "$pid"
 }
 STATUS=0

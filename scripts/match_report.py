@@ -20,6 +20,7 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
+sys.dont_write_bytecode = True                   # no __pycache__ in the repository
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from elo import format_elo  # noqa: E402
 

@@ -7,15 +7,16 @@
 //! [`parser_survives_fuzzed_input`] runs the parser alone on a million such lines.
 //!
 //! Both are deterministic: a fixed seed drives a splitmix64 generator written here. Searches stay
-//! short because the brain runs with `--max-depth 2` and the generator never sends a line that
-//! would lift that cap, give the brain long clocks, a big table or many threads (see [`cheap`]).
+//! short because the brain runs with `--max-depth 2` and the generator, mutations included, never
+//! sends a line that would lift the depth cap above 3 or ask for long clocks, a big table or many
+//! threads (see [`cheap`]). About 20 s in a debug build on two cores, 2 s in release.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use arbor::protocol::gomocup::{Command as Cmd, Info, classify, parse_command};
+use arbor::protocol::gomocup::{Command as Cmd, Info, ParseError, classify, parse_command};
 use arbor::protocol::io::Interrupt;
 use regex::Regex;
 
@@ -24,12 +25,17 @@ const SEED: u64 = 0xA4B0_F022_5EED_0001;
 const BRAIN_LINES: usize = 100_000;
 /// Lines given to the parser alone.
 const PARSER_LINES: usize = 1_000_000;
-/// From closing the brain's input to its exit; the whole run takes far less.
-const EXIT_DEADLINE: Duration = Duration::from_secs(120);
-/// Largest `INFO` time the generator lets through, in milliseconds.
+/// From starting the brain to its exit, ample for a debug build on a busy machine.
+const RUN_DEADLINE: Duration = Duration::from_secs(120);
+/// The last lines sent: `DONE` ends any `BOARD` or `SWAP2BOARD` left open, the unknown word's
+/// echo marks the end of the replies, and this `END` is the only one ever sent.
+const TAIL: [&str; 3] = ["DONE", "FUZZ_SENTINEL", "END"];
+const LAST_REPLY: &str = "UNKNOWN FUZZ_SENTINEL";
+/// Largest `INFO` values the generator lets through: times in milliseconds, `max_depth`,
+/// `max_memory` in bytes and `thread_num`.
 const MAX_MILLIS: u64 = 50;
 const MAX_DEPTH: u32 = 3;
-const MAX_MEMORY: u64 = 16 << 20;
+const MAX_MEMORY: u64 = 8 << 20;
 const MAX_THREADS: u32 = 2;
 /// Length of the generator's very long lines.
 const LONG_LINE: usize = 10_000;
@@ -95,7 +101,8 @@ fn info(rng: &mut Rng) -> String {
         5 => ("rule", rng.pick(&[0, 1, 2, 4, 8, 3, 9]).to_string()),
         6 => ("evaluate", point(rng)),
         7 => ("folder", rng.pick(&["/tmp/arbor", "C:\\brain dir\\", ""]).to_string()),
-        8 => ("thread_num", rng.range(0, MAX_THREADS as i64 + 1).to_string()),
+        // Mostly one thread: a pool of two costs more to start than a capped search takes.
+        8 => ("thread_num", rng.pick(&[0, 1, 1, MAX_THREADS]).to_string()),
         9 => ("max_depth", rng.range(1, MAX_DEPTH as i64 + 1).to_string()),
         10 => ("caution_factor", rng.range(0, 5).to_string()),
         _ => ("usedatabase", rng.range(0, 2).to_string()),
@@ -104,37 +111,37 @@ fn info(rng: &mut Rng) -> String {
 }
 
 /// One valid command with random arguments; `BOARD` and `SWAP2BOARD` come with their stones.
+/// New games are rare enough for games to grow (and a debug build clears the table slowly).
 fn command(rng: &mut Rng) -> Vec<String> {
-    let line = match rng.below(22) {
-        0..2 => format!("START {}", rng.range(0, 41)),
-        2 => format!("RECTSTART {},{}", rng.range(0, 41), rng.range(0, 41)),
-        3 => "RESTART".into(),
-        4 => "BEGIN".into(),
-        5..8 => format!("TURN {}", point(rng)),
-        8 => format!("PLAY {}", point(rng)),
-        9 => format!("TAKEBACK {}", point(rng)),
-        10 => {
+    let line = match rng.below(20) {
+        0 if rng.percent(50) => format!("START {}", rng.range(0, 41)),
+        0 => format!("RECTSTART {},{}", rng.range(0, 41), rng.range(0, 41)),
+        1 => rng.pick(&["RESTART", "BEGIN"]).to_string(),
+        2..5 => format!("TURN {}", point(rng)),
+        5 => format!("PLAY {}", point(rng)),
+        6 => format!("TAKEBACK {}", point(rng)),
+        7 => {
+            // Mostly alternating own and opponent stones, so that some positions are playable.
             let mut block = vec!["BOARD".to_string()];
-            let mut field = rng.range(1, 3);
-            for _ in 0..rng.below(25) {
-                let f = if rng.percent(90) { 3 - field } else { rng.range(0, 5) };
-                field = f;
-                block.push(format!("{},{f}", point(rng)));
+            let first = rng.below(2);
+            for i in 0..rng.below(25) {
+                let field = if rng.percent(90) { 1 + (first + i) % 2 } else { rng.below(5) };
+                block.push(format!("{},{field}", point(rng)));
             }
             block.push("DONE".into());
             return block;
         }
-        11 => {
+        8 => {
             let count = if rng.percent(80) { *rng.pick(&[0, 3, 5]) } else { rng.below(8) };
             let mut block = vec!["SWAP2BOARD".to_string()];
             block.extend((0..count).map(|_| point(rng)));
             block.push("DONE".into());
             return block;
         }
-        12..17 => info(rng),
-        17 => rng.pick(&["ABOUT", "STOP", "YXSTOP", "DONE"]).to_string(),
-        18 => point(rng),
-        19 => format!("{},{}", point(rng), rng.range(0, 5)),
+        9..14 => info(rng),
+        14 => rng.pick(&["ABOUT", "STOP", "YXSTOP", "DONE"]).to_string(),
+        15 => point(rng),
+        16 => format!("{},{}", point(rng), rng.range(0, 5)),
         _ => rng.pick(&["HELLO", "SWAP2", "YXBOARD", "TURNS 1,2", "INFO", "", "  ", "PING"]).to_string(),
     };
     vec![line]
@@ -251,10 +258,17 @@ fn breaks_line(c: char) -> bool {
     c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
-#[test]
-fn brain_survives_fuzzed_input() {
-    let mut lines = fuzz_lines(&mut Rng(SEED), BRAIN_LINES - 1, cheap);
-    lines.push(b"END".to_vec());
+/// What the brain did with its input: exit status (`None` if it had to be killed), output lines
+/// and log.
+struct Run {
+    status: Option<ExitStatus>,
+    replies: Vec<Vec<u8>>,
+    log: String,
+}
+
+/// Runs the brain on `lines`, writing its input and reading its output and log on threads of
+/// their own so that no pipe fills up; kills it if it has not exited within [`RUN_DEADLINE`].
+fn run_brain(lines: Vec<Vec<u8>>) -> Run {
     let started = Instant::now();
     let mut brain = Command::new(env!("CARGO_BIN_EXE_pbrain-arbor"))
         .args(["--max-depth", "2", "--threads", "1", "--hash", "1"])
@@ -264,75 +278,77 @@ fn brain_survives_fuzzed_input() {
         .spawn()
         .expect("cannot start pbrain-arbor");
     let mut stdin = brain.stdin.take().unwrap();
-    let stdout = brain.stdout.take().unwrap();
+    let stdout = BufReader::new(brain.stdout.take().unwrap());
     let mut stderr = brain.stderr.take().unwrap();
-    let sent = lines.len();
     let writer = thread::spawn(move || {
-        let mut input = Vec::new();
-        for line in &lines {
-            input.extend_from_slice(line);
-            input.push(b'\n');
-        }
-        // The brain may already have exited at END; a broken pipe is then expected.
+        let input: Vec<u8> = lines.iter().flat_map(|line| line.iter().chain(b"\n")).copied().collect();
+        // A brain that dies early breaks the pipe; its status and log tell why. Dropping stdin
+        // closes it after the last line.
         let _ = stdin.write_all(&input);
     });
-    let reader = thread::spawn(move || {
-        let mut stdout = BufReader::new(stdout);
-        let mut replies = Vec::new();
-        let mut line = Vec::new();
-        while stdout.read_until(b'\n', &mut line).expect("cannot read the brain's output") > 0 {
-            replies.push(std::mem::take(&mut line));
-        }
-        replies
+    let reader = thread::spawn(move || stdout.split(b'\n').map(|line| line.unwrap()).collect::<Vec<_>>());
+    let logger = thread::spawn(move || {
+        let mut log = String::new();
+        stderr.read_to_string(&mut log).expect("cannot read the brain's log");
+        log
     });
-    let errors = thread::spawn(move || {
-        let mut text = String::new();
-        stderr.read_to_string(&mut text).expect("cannot read the brain's log");
-        text
-    });
-
-    writer.join().unwrap();
     let status = loop {
         if let Some(status) = brain.try_wait().unwrap() {
-            break status;
+            break Some(status);
         }
-        if started.elapsed() > EXIT_DEADLINE {
+        if started.elapsed() > RUN_DEADLINE {
             brain.kill().unwrap();
-            panic!("pbrain-arbor still runs {EXIT_DEADLINE:?} after its input was sent: a hang");
+            brain.wait().unwrap();
+            break None;
         }
         thread::sleep(Duration::from_millis(20));
     };
-    let replies = reader.join().unwrap();
-    let log = errors.join().unwrap();
+    writer.join().unwrap();
+    Run { status, replies: reader.join().unwrap(), log: logger.join().unwrap() }
+}
+
+#[test]
+fn brain_survives_fuzzed_input() {
+    let mut lines = fuzz_lines(&mut Rng(SEED), BRAIN_LINES - TAIL.len(), cheap);
+    lines.extend(TAIL.iter().map(|line| line.as_bytes().to_vec()));
+    let sent = lines.len();
+    let started = Instant::now();
+    let run = run_brain(lines);
     let elapsed = started.elapsed();
 
     let grammar: Vec<(&str, Regex)> =
         GRAMMAR.iter().map(|&(kind, pattern)| (kind, Regex::new(&format!("^(?:{pattern})$")).unwrap())).collect();
     let mut counts = vec![0usize; grammar.len()];
     let mut bad = Vec::new();
-    for reply in &replies {
-        let text = String::from_utf8_lossy(reply);
-        let kind = text
-            .strip_suffix('\n')
-            .filter(|line| !line.chars().any(breaks_line) && std::str::from_utf8(reply).is_ok())
+    for reply in &run.replies {
+        let kind = std::str::from_utf8(reply)
+            .ok()
+            .filter(|line| !line.chars().any(breaks_line))
             .and_then(|line| grammar.iter().position(|(_, re)| re.is_match(line)));
         match kind {
             Some(kind) => counts[kind] += 1,
-            None => bad.push(format!("{text:?}")),
+            None => bad.push(format!("{:?}", String::from_utf8_lossy(reply))),
         }
     }
-    println!("sent {sent} lines, got {} replies in {elapsed:.1?}", replies.len());
+    println!("sent {sent} lines, got {} replies in {elapsed:.1?}", run.replies.len());
     for ((kind, _), count) in grammar.iter().zip(&counts) {
         println!("  {kind:>8}: {count}");
     }
-    assert!(!log.contains("panicked"), "pbrain-arbor panicked:\n{log}");
-    assert!(status.success(), "pbrain-arbor exited with {status}:\n{log}");
+    let log_tail = &run.log[run.log.floor_char_boundary(run.log.len().saturating_sub(4000))..];
+    assert!(!run.log.contains("panicked"), "pbrain-arbor panicked:\n{log_tail}");
+    let last: Vec<_> = run.replies.iter().rev().take(5).rev().map(|r| String::from_utf8_lossy(r)).collect();
+    let Some(status) = run.status else {
+        panic!("pbrain-arbor hangs: still running after {RUN_DEADLINE:?}; its last replies: {last:#?}")
+    };
+    assert!(status.success(), "pbrain-arbor exited with {status}:\n{log_tail}");
     assert!(
         bad.is_empty(),
         "{} replies outside the protocol, the first ones:\n{}",
         bad.len(),
         bad[..bad.len().min(10)].join("\n")
     );
+    // The session answers in order, so this proves that it read every line and left at END.
+    assert_eq!(last.last().map(|r| r.as_ref()), Some(LAST_REPLY), "the brain stopped early: {last:#?}");
     assert!(sent >= BRAIN_LINES);
 }
 
@@ -344,7 +360,7 @@ fn parser_survives_fuzzed_input() {
         let text = String::from_utf8_lossy(line);
         match std::panic::catch_unwind(|| parse_command(&text)) {
             Ok(Ok(_)) => ok += 1,
-            Ok(Err(arbor::protocol::gomocup::ParseError::Unknown)) => unknown += 1,
+            Ok(Err(ParseError::Unknown)) => unknown += 1,
             Ok(Err(_)) => bad_arguments += 1,
             Err(_) => panic!("parse_command panicked on {text:?}"),
         }

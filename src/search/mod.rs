@@ -28,7 +28,7 @@ const MAX_MOVES: usize = 64;
 const POLL_INTERVAL: u64 = 1024;
 /// Nodes the game's solver may spend at a horizon node, and at the root before the search.
 const LEAF_PROOF_NODES: u32 = 50;
-const ROOT_PROOF_NODES: u32 = 20_000;
+const ROOT_PROOF_NODES: u32 = 5_000;
 /// Replies to threats searched beyond the horizon before trusting the static evaluation.
 const MAX_THREAT_EXTENSION: u32 = 16;
 /// Late-move reductions start at this move index and depth; they grow with the logarithms of
@@ -186,10 +186,16 @@ impl<'a, G: Game> Worker<'a, G> {
         if root_moves.len() <= 1 || self.pos.outcome().is_some() {
             return self.finish(result);
         }
+        // A proven win needs no search: play it.
         if let Some((mv, plies)) = self.pos.prove_win(ROOT_PROOF_NODES) {
             result.best_move = Some(mv);
             result.score = win_in(plies);
+            result.depth = 1;
             result.pv = vec![mv];
+            if self.id == 0 {
+                self.report(&result, on_info);
+            }
+            return self.finish(result);
         }
         let max_depth = self.shared.limits.depth.unwrap_or(MAX_PLY as u32 - 1).min(MAX_PLY as u32 - 1);
         let mut instability = 1.0f64;
@@ -209,16 +215,7 @@ impl<'a, G: Game> Worker<'a, G> {
             result.depth = depth;
             result.pv = self.pv[0].clone();
             if self.id == 0 {
-                self.flush_nodes();
-                on_info(&SearchInfo {
-                    depth,
-                    seldepth: self.seldepth,
-                    score,
-                    nodes: self.shared.nodes.load(Ordering::Relaxed),
-                    elapsed: self.shared.time.elapsed(),
-                    pv: result.pv.clone(),
-                    hashfull: self.shared.tt.hashfull(),
-                });
+                self.report(&result, on_info);
                 if score::is_mate(score) && score > 0 && depth as i32 >= score::MATE - score {
                     break;
                 }
@@ -229,6 +226,19 @@ impl<'a, G: Game> Worker<'a, G> {
             depth += 1;
         }
         self.finish(result)
+    }
+
+    fn report(&mut self, result: &SearchResult<G::Move>, on_info: &mut (dyn FnMut(&SearchInfo<G::Move>) + Send)) {
+        self.flush_nodes();
+        on_info(&SearchInfo {
+            depth: result.depth,
+            seldepth: self.seldepth.max(result.depth),
+            score: result.score,
+            nodes: self.shared.nodes.load(Ordering::Relaxed),
+            elapsed: self.shared.time.elapsed(),
+            pv: result.pv.clone(),
+            hashfull: self.shared.tt.hashfull(),
+        });
     }
 
     fn finish(&mut self, mut result: SearchResult<G::Move>) -> SearchResult<G::Move> {

@@ -16,7 +16,7 @@ use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use super::parse::{Command, Info, ParseError, Response, parse_command};
-use crate::engine::Engine;
+use crate::engine::{Engine, default_threads};
 use crate::gomoku::swap2::{self, Judgement, Swap2Choice};
 use crate::gomoku::{Board, Color, Move, Rule};
 use crate::protocol::io::{InputLine, Interrupt, Output, Signals, spawn_reader};
@@ -422,7 +422,9 @@ impl<W: Write + Send> Session<W> {
             Info::TimeoutMatch(ms) => self.time.match_time = Duration::from_millis(ms),
             Info::TimeLeft(ms) => self.time.left = Some(Duration::from_millis(ms)),
             Info::MaxMemory(bytes) => self.engine.set_hash_mb(hash_mb_for(bytes, self.default_hash_mb)),
-            Info::ThreadNum(threads) => self.engine.set_threads(threads as usize),
+            // The manager's cap, not a wish: threads beyond the cores only slow a search down,
+            // and thousands of them (a fuzzed `INFO thread_num 2000`) stall it for minutes.
+            Info::ThreadNum(threads) => self.engine.set_threads((threads as usize).min(default_threads())),
             Info::MaxDepth(depth) => self.max_depth = (depth > 0).then_some(depth),
             Info::Rule(code) => match Rule::from_gomocup(code) {
                 Some(rule) if rule.is_supported() => {
@@ -536,6 +538,15 @@ mod tests {
         }
         let out = String::from_utf8(session.into_output()).unwrap();
         out.lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn thread_num_is_capped_by_the_cores() {
+        let mut session = Session::new(Engine::new(1, 1), Vec::new(), Arc::new(Signals::default()));
+        session.info(Info::ThreadNum(u32::MAX));
+        assert_eq!(session.engine.threads(), default_threads());
+        session.info(Info::ThreadNum(0));
+        assert_eq!(session.engine.threads(), 1);
     }
 
     #[test]
