@@ -25,7 +25,7 @@ pub const MAX_PLY: usize = 128;
 /// Move indices past this share the last reduction entry.
 const MAX_MOVES: usize = 64;
 /// Nodes between two looks at the clock and the stop flag.
-const POLL_INTERVAL: u64 = 1024;
+const POLL_INTERVAL: u64 = 128;
 /// Nodes the game's solver may spend at a horizon node, and at the root before the search.
 const LEAF_PROOF_NODES: u32 = 50;
 const ROOT_PROOF_NODES: u32 = 5_000;
