@@ -37,10 +37,10 @@ pub enum Interrupt {
 
 /// Flags the reader thread raises for the thread that runs the session and the search.
 ///
-/// The stop flag is the one the search polls. A search also raises it itself when its time is
-/// up, so the session re-arms it before each search with [`Signals::arm`], which keeps it raised
-/// when a stop line is already on its way (read by the reader, not yet by the session): that stop
-/// was meant for this search.
+/// The stop flag is the one the search polls. A stop that ended one search must not end the
+/// next, so the session re-arms the flag before each search with [`Signals::arm`], which keeps
+/// it raised only when a stop line is already on its way (read by the reader, not yet by the
+/// session): that stop was meant for this search.
 #[derive(Debug, Default)]
 pub struct Signals {
     stop: AtomicBool,

@@ -83,7 +83,10 @@ pub struct SearchResult<M> {
 /// State shared by all threads of one search.
 struct Shared<'a> {
     tt: &'a TranspositionTable,
+    /// Raised by the caller to stop the search; never written by it.
     stop: &'a AtomicBool,
+    /// Raised by thread 0 when a limit is reached.
+    limit_reached: AtomicBool,
     nodes: AtomicU64,
     time: TimeManager,
     limits: &'a SearchLimits,
@@ -102,7 +105,14 @@ pub fn search<G: Game>(
     on_info: &mut (dyn FnMut(&SearchInfo<G::Move>) + Send),
 ) -> SearchResult<G::Move> {
     tt.new_search();
-    let shared = Shared { tt, stop, nodes: AtomicU64::new(0), time: TimeManager::new(limits, start), limits };
+    let shared = Shared {
+        tt,
+        stop,
+        limit_reached: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+        time: TimeManager::new(limits, start),
+        limits,
+    };
     let threads = threads.max(1);
     if threads == 1 {
         return Worker::new(0, root.clone(), &shared).iterate(on_info);
@@ -266,11 +276,13 @@ impl<'a, G: Game> Worker<'a, G> {
             if self.id == 0 {
                 let over_nodes = self.shared.limits.nodes.is_some_and(|n| self.nodes >= n);
                 if over_nodes || self.shared.time.hard_expired() {
-                    self.shared.stop.store(true, Ordering::Relaxed);
+                    self.shared.limit_reached.store(true, Ordering::Relaxed);
                 }
             }
             let helper_done = self.helper_stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
-            self.aborted = helper_done || self.shared.stop.load(Ordering::Relaxed);
+            self.aborted = helper_done
+                || self.shared.limit_reached.load(Ordering::Relaxed)
+                || self.shared.stop.load(Ordering::Relaxed);
         }
         self.aborted
     }
