@@ -498,3 +498,99 @@ fn outcome_score(outcome: Outcome, ply: u32) -> Score {
         Outcome::Draw => DRAW,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A synthetic game tree: every position has three moves, the path is the position, and
+    /// leaves score a hash of the path. Few enough moves that no reduction or pruning applies,
+    /// so α-β must agree exactly with plain minimax.
+    #[derive(Clone)]
+    struct Tree {
+        path: Vec<u8>,
+    }
+
+    fn mix(path: &[u8]) -> u64 {
+        path.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &m| (h ^ u64::from(m) ^ 0xff).wrapping_mul(0x100_0000_01b3))
+    }
+
+    impl Game for Tree {
+        type Move = u8;
+        const HISTORY_SIZE: usize = 3;
+
+        fn hash(&self) -> u64 {
+            mix(&self.path)
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            None
+        }
+        fn generate_moves(&self, out: &mut Vec<u8>) {
+            out.extend([0, 1, 2]);
+        }
+        fn make_move(&mut self, mv: u8) {
+            self.path.push(mv);
+        }
+        fn unmake_move(&mut self, _: u8) {
+            self.path.pop();
+        }
+        fn evaluate(&self) -> Score {
+            (mix(&self.path) % 2001) as Score - 1000
+        }
+        fn encode_move(mv: u8) -> u32 {
+            u32::from(mv)
+        }
+        fn decode_move(&self, code: u32) -> Option<u8> {
+            u8::try_from(code).ok().filter(|&m| m < 3)
+        }
+        fn history_index(mv: u8) -> usize {
+            usize::from(mv)
+        }
+    }
+
+    fn minimax(tree: &mut Tree, depth: u32) -> Score {
+        if depth == 0 {
+            return tree.evaluate();
+        }
+        (0..3)
+            .map(|mv| {
+                tree.make_move(mv);
+                let score = -minimax(tree, depth - 1);
+                tree.unmake_move(mv);
+                score
+            })
+            .max()
+            .unwrap()
+    }
+
+    fn run(depth: u32) -> SearchResult<u8> {
+        let tt = TranspositionTable::new(1);
+        let stop = AtomicBool::new(false);
+        search(&Tree { path: Vec::new() }, &SearchLimits::depth(depth), Instant::now(), 1, &tt, &stop, &mut |_| {})
+    }
+
+    #[test]
+    fn alpha_beta_agrees_with_minimax() {
+        for depth in 1..=6 {
+            let result = run(depth);
+            assert_eq!(result.score, minimax(&mut Tree { path: Vec::new() }, depth), "depth {depth}");
+            assert_eq!(result.depth, depth);
+        }
+    }
+
+    #[test]
+    fn same_search_same_nodes() {
+        let (a, b) = (run(6), run(6));
+        assert_eq!((a.nodes, a.best_move, a.score), (b.nodes, b.best_move, b.score));
+    }
+
+    #[test]
+    fn a_raised_stop_flag_is_obeyed_and_never_lowered() {
+        let tt = TranspositionTable::new(1);
+        let stop = AtomicBool::new(true);
+        let result =
+            search(&Tree { path: Vec::new() }, &SearchLimits::default(), Instant::now(), 1, &tt, &stop, &mut |_| {});
+        assert!(result.best_move.is_some(), "a move is always returned");
+        assert!(stop.load(Ordering::Relaxed));
+    }
+}
