@@ -58,12 +58,20 @@ def main():
     over = defaultdict(list)                     # engine -> [(game, stone, ms), ...]
     sgf = Path(a.sgf)
     games = GAME_RE.findall(sgf.read_text()) if sgf.exists() else []
+    log = Path(a.log).read_text(errors="replace") if a.log and Path(a.log).exists() else ""
+    # c-gomoku-cli names the wrong winner when an engine fails to answer START: trust its log.
+    start_timeouts, pending = {}, None
+    for line in log.splitlines():
+        if m := re.search(r"engine (\S+) timeout at start", line):
+            pending = m.group(1)
+        elif (m := re.search(r"Finished game (\d+) ", line)) and pending:
+            start_timeouts[m.group(1)], pending = pending, None
     for g in games:
         gn, te, names = prop(g, "GN"), prop(g, "TE"), {"B": prop(g, "PB"), "W": prop(g, "PW")}
         endings[re.sub(r"^(Black|White) ", "", te)] += 1
         if te.startswith(("Black", "White")):
             winner = "W" if "forbidden" in te else te[0]
-            loser = names["B" if winner == "W" else "W"]
+            loser = start_timeouts.get(gn, names["B" if winner == "W" else "W"])
             wld["wins" if loser == e2 else "losses" if loser == e1 else "other"] += 1
             for words, fault in FAULTS.items():
                 faults[loser][fault] += words in te
@@ -79,7 +87,6 @@ def main():
             if ms > allowed:
                 over[names[color]].append((gn, stone, ms))
 
-    log = Path(a.log).read_text(errors="replace") if a.log and Path(a.log).exists() else ""
     score_lines = re.findall(r"^Score of .*$", log, re.M)
 
     w, l, d = wld["wins"], wld["losses"], wld["draws"]
