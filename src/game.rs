@@ -71,12 +71,6 @@ pub trait Game: Clone + Send + Sync + 'static {
         false
     }
 
-    /// Whether `mv` threatens to decide the game (Gomoku's kill shapes), so the search looks one
-    /// ply further after it.
-    fn extends(&self, _mv: Self::Move) -> bool {
-        false
-    }
-
     /// Whether `mv` is forcing enough that the search should not reduce it.
     fn is_tactical(&self, _mv: Self::Move) -> bool {
         false

@@ -84,10 +84,6 @@ impl Game for Board {
         !self.is_over() && self.threat_count(self.side_to_move().opponent(), Threat::Five) > 0
     }
 
-    fn extends(&self, mv: Move) -> bool {
-        self.threat(mv, self.side_to_move()) >= Threat::DoubleThree
-    }
-
     fn is_tactical(&self, mv: Move) -> bool {
         let me = self.side_to_move();
         self.threat(mv, me) >= Threat::Three || self.threat(mv, me.opponent()) >= Threat::Three

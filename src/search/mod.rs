@@ -358,10 +358,8 @@ impl<'a, G: Game> Worker<'a, G> {
             {
                 continue;
             }
-            // Forced single replies cost nothing to search one ply deeper; decisive threats are
-            // worth it.
-            let extend = moves.len() == 1 || (ply < 2 * depth && self.pos.extends(mv));
-            let next_depth = if extend { depth } else { depth - 1 };
+            // Forced single replies cost nothing to search one ply deeper.
+            let next_depth = if moves.len() == 1 { depth } else { depth - 1 };
             self.pos.make_move(mv);
             let score = if index == 0 {
                 self.negamax(next_depth, -beta, -alpha, ply + 1, pv_node).map(|s| -s)
