@@ -12,7 +12,7 @@ use super::limits::SearchLimits;
 /// Reserved for process scheduling and the pipe to the manager.
 pub const MOVE_OVERHEAD: Duration = Duration::from_millis(60);
 /// Moves we plan to still play when the clock does not say.
-const EXPECTED_MOVES_LEFT: u32 = 25;
+pub const EXPECTED_MOVES_LEFT: u32 = 25;
 /// Share of the per-move time the soft deadline starts at.
 const SOFT_SHARE: f64 = 0.45;
 /// No single move may use more than this share of the remaining game time.

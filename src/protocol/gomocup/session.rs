@@ -22,6 +22,7 @@ use crate::gomoku::{Board, Color, Move, Rule};
 use crate::protocol::io::{InputLine, Interrupt, Output, Signals, spawn_reader};
 use crate::search::limits::{Clock, SearchLimits};
 use crate::search::score::describe;
+use crate::search::time::EXPECTED_MOVES_LEFT;
 use crate::search::{SearchInfo, SearchResult};
 
 /// `timeout_turn` when the manager does not send one (piskvork's default).
@@ -31,8 +32,6 @@ const DEFAULT_TURN_TIME: Duration = Duration::from_millis(5_000);
 const HASH_MEMORY_SHARE: f64 = 0.4;
 /// Largest table taken from a `max_memory`, however large: beyond it a faster start matters more.
 const MAX_HASH_MB: usize = 1024;
-/// Moves a match clock is expected to last when budgeting one move from it.
-const EXPECTED_MOVES_LEFT: u32 = 25;
 /// Share of a move's time each swap2 judgement search may use; swap2 makes at most three.
 const SWAP2_JUDGE_SHARE: f64 = 0.2;
 
