@@ -29,18 +29,18 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        Some("bench") => run_bench(&args[1..]),
-        Some("selfplay") => run_selfplay(&args[1..]),
+        Some("bench") => run_bench(&args[1..]).map(|()| ExitCode::SUCCESS),
+        Some("selfplay") => run_selfplay(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("replay") => run_replay(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
-            Ok(())
+            Ok(ExitCode::SUCCESS)
         }
         Some(other) => Err(format!("unknown command {other:?}")),
         None => Err("a command is needed".into()),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(message) => {
             eprintln!("arbor: {message}\n\n{USAGE}");
             ExitCode::from(2)
@@ -117,7 +117,8 @@ fn color_name(color: Color) -> &'static str {
     }
 }
 
-fn run_replay(args: &[String]) -> Result<(), String> {
+/// Exit status 1 when a transcript fails; usage errors are `Err`.
+fn run_replay(args: &[String]) -> Result<ExitCode, String> {
     let rest = args.strip_prefix(&["--engine".to_string()][..]).ok_or("replay needs --engine CMD")?;
     let split = rest.iter().position(|a| a == "--").ok_or("replay needs -- before the transcript files")?;
     let (engine, files) = (&rest[..split], &rest[split + 1..]);
@@ -141,5 +142,5 @@ fn run_replay(args: &[String]) -> Result<(), String> {
         }
     }
     println!("{} passed, {failures} failed", files.len() - failures);
-    if failures == 0 { Ok(()) } else { Err(format!("{failures} transcript(s) failed")) }
+    Ok(if failures == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
