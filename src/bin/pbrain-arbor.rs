@@ -73,6 +73,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    arbor::gomoku::build_tables();
     match gomocup::run(Engine::new(options.hash_mb, options.threads), options.max_depth) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

@@ -17,6 +17,9 @@ pub const DEFAULT_HASH_MB: usize = 64;
 pub struct Engine {
     tt: TranspositionTable,
     hash_mb: usize,
+    /// Size asked for, applied at the next [`Engine::new_game`]: allocating hundreds of
+    /// megabytes takes long enough to matter on a move's clock.
+    wanted_hash_mb: usize,
     threads: usize,
 }
 
@@ -33,19 +36,26 @@ pub fn default_threads() -> usize {
 
 impl Engine {
     pub fn new(hash_mb: usize, threads: usize) -> Self {
-        Engine { tt: TranspositionTable::new(hash_mb), hash_mb, threads: threads.max(1) }
+        let hash_mb = hash_mb.max(1);
+        Engine { tt: TranspositionTable::new(hash_mb), hash_mb, wanted_hash_mb: hash_mb, threads: threads.max(1) }
     }
 
     pub fn hash_mb(&self) -> usize {
         self.hash_mb
     }
 
-    /// Resizes the transposition table (its contents are lost) when the size changes.
+    /// Asks for a transposition table of `hash_mb` MiB from the next game on.
     pub fn set_hash_mb(&mut self, hash_mb: usize) {
-        let hash_mb = hash_mb.max(1);
-        if hash_mb != self.hash_mb {
-            self.tt = TranspositionTable::new(hash_mb);
-            self.hash_mb = hash_mb;
+        self.wanted_hash_mb = hash_mb.max(1);
+    }
+
+    /// Starts a new game: the table is emptied, and resized if a new size was asked for.
+    pub fn new_game(&mut self) {
+        if self.wanted_hash_mb == self.hash_mb {
+            self.tt.clear();
+        } else {
+            self.tt = TranspositionTable::new(self.wanted_hash_mb);
+            self.hash_mb = self.wanted_hash_mb;
         }
     }
 

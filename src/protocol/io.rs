@@ -4,8 +4,8 @@
 //! when such a line arrives with nothing queued ahead of it, it is meant for what the session is
 //! doing now, and the reader raises [`Signals`] itself at once. Behind other lines (a transcript
 //! piped in whole) it waits its turn like any command. Every line is stamped with the instant it
-//! arrived (a move's clock starts when it was asked for). Output is whole lines, each written with one `writeln!` and flushed, so a manager never
-//! sees half a reply.
+//! arrived (a move's clock starts when it was asked for). Output is whole lines, each written
+//! with one `writeln!` and flushed, so a manager never sees half a reply.
 
 use std::fmt::Display;
 use std::io::{self, BufRead, Write};
@@ -49,7 +49,6 @@ pub struct Signals {
     /// Lines the reader has queued and the session has not yet taken.
     queued: AtomicUsize,
     quit: AtomicBool,
-    eof: AtomicBool,
 }
 
 impl Signals {
@@ -81,12 +80,6 @@ impl Signals {
     /// A quit line has been read: nothing more may be printed.
     pub fn quit_requested(&self) -> bool {
         self.quit.load(Ordering::SeqCst)
-    }
-
-    /// The input has ended. Lines already queued are still answered; the session exits when the
-    /// queue is empty.
-    pub fn input_closed(&self) -> bool {
-        self.eof.load(Ordering::SeqCst)
     }
 
     /// Raises the signals for an interrupting line read while nothing else waits; says
@@ -136,7 +129,6 @@ where
                     break;
                 }
             }
-            signals.eof.store(true, Ordering::SeqCst);
         })
         .expect("the operating system refused to start the input thread");
     receiver
@@ -185,7 +177,6 @@ mod tests {
         assert!(lines[0].interrupted && lines[0].text == "stop");
         assert!(signals.stop_flag().load(Ordering::SeqCst));
         assert!(!signals.quit_requested());
-        assert!(signals.input_closed());
     }
 
     #[test]

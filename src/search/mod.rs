@@ -55,8 +55,6 @@ pub struct SearchInfo<M> {
     pub nodes: u64,
     pub elapsed: Duration,
     pub pv: Vec<M>,
-    /// Permille of the transposition table written by this search.
-    pub hashfull: u32,
 }
 
 impl<M> SearchInfo<M> {
@@ -247,7 +245,6 @@ impl<'a, G: Game> Worker<'a, G> {
             nodes: self.shared.nodes.load(Ordering::Relaxed),
             elapsed: self.shared.time.elapsed(),
             pv: result.pv.clone(),
-            hashfull: self.shared.tt.hashfull(),
         });
     }
 
@@ -470,7 +467,8 @@ impl<'a, G: Game> Worker<'a, G> {
         });
     }
 
-    /// A quiet cut-off move becomes a killer and gains history; the moves tried before it lose.
+    /// A cut-off move becomes a killer and gains history; the moves ordered before it lose some,
+    /// whether searched or pruned: they were ranked too high.
     fn reward(&mut self, mv: G::Move, depth: u32, ply: u32, tried: &[G::Move]) {
         let killers = &mut self.killers[ply as usize];
         if killers[0] != Some(mv) {

@@ -1,7 +1,7 @@
 //! Turning [`SearchLimits`] into deadlines.
 //!
-//! The hard deadline is never crossed: the search polls it every few thousand nodes and the
-//! answer is due before it. The soft deadline decides whether another iteration is worth
+//! The hard deadline is never crossed: the search polls it every 128 nodes and the answer is
+//! due before it. The soft deadline decides whether another iteration is worth
 //! starting; it stretches when the best move keeps changing and shrinks when it is stable.
 //! Both keep [`MOVE_OVERHEAD`] back for the reply to reach the manager.
 

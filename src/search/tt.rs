@@ -67,10 +67,6 @@ impl TranspositionTable {
         TranspositionTable { buckets, generation: AtomicU8::new(0) }
     }
 
-    pub fn size_bytes(&self) -> usize {
-        self.buckets.len() * BUCKET_BYTES
-    }
-
     /// Forgets every entry.
     pub fn clear(&self) {
         for bucket in &self.buckets {
@@ -131,21 +127,6 @@ impl TranspositionTable {
         let data = pack(mv, score, depth, bound, generation);
         victim[0].store(key ^ data, Ordering::Relaxed);
         victim[1].store(data, Ordering::Relaxed);
-    }
-
-    /// Permille of sampled entries written during the current search.
-    pub fn hashfull(&self) -> u32 {
-        let generation = self.generation.load(Ordering::Relaxed);
-        let sample = self.buckets.len().min(250);
-        let used: usize = self.buckets[..sample]
-            .iter()
-            .flat_map(|b| b.slots.iter())
-            .filter(|s| {
-                let data = s[1].load(Ordering::Relaxed);
-                data != 0 && stored_generation(data) == generation
-            })
-            .count();
-        (used * 1000 / (sample * ENTRIES_PER_BUCKET).max(1)) as u32
     }
 }
 

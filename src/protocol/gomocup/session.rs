@@ -5,7 +5,8 @@
 //!   whole game, own and opponent stones alike.
 //! - A command that fails leaves the board as it was: every command works on a copy, committed
 //!   only when the command succeeds.
-//! - Nothing is printed after `END`, not even the answer of a search it interrupted.
+//! - Nothing is printed after `END`, not even the answer of a search it interrupted (an `END`
+//!   queued behind other lines is answered in its turn, after them).
 //! - Lines are answered in the order they arrived; `BOARD` and `SWAP2BOARD` collect lines until
 //!   `DONE`, then answer once.
 
@@ -30,8 +31,9 @@ const DEFAULT_TURN_TIME: Duration = Duration::from_millis(5_000);
 /// Share of the manager's `max_memory` given to the transposition table; the rest covers the
 /// program, the per-thread tables and the memory the allocator keeps back.
 const HASH_MEMORY_SHARE: f64 = 0.4;
-/// Largest table taken from a `max_memory`, however large: beyond it a faster start matters more.
-const MAX_HASH_MB: usize = 1024;
+/// Largest table taken from a `max_memory`, however large: allocating more would make `START`
+/// (where a new size takes effect) slow enough to worry a manager waiting for its `OK`.
+const MAX_HASH_MB: usize = 256;
 /// Share of a move's time each swap2 judgement search may use; swap2 makes at most three.
 const SWAP2_JUDGE_SHARE: f64 = 0.2;
 
@@ -234,6 +236,10 @@ impl<W: Write + Send> Session<W> {
             Command::Info(_) | Command::About | Command::Stop | Command::End | Command::Board | Command::Swap2Board
         );
         if needs_rule && let Some(error) = self.rule_error.take() {
+            // A refused START ends the old game all the same: moves must not land on it.
+            if matches!(command, Command::Start(_) | Command::RectStart(..) | Command::Restart) {
+                self.board = None;
+            }
             return Err(error);
         }
         match command {
@@ -292,7 +298,7 @@ impl<W: Write + Send> Session<W> {
         self.board = Some(board);
         self.setup = 0;
         self.time.left = None;
-        self.engine.clear_hash();
+        self.engine.new_game();
         Ok(Answer::Reply(Response::Ok))
     }
 
@@ -445,6 +451,11 @@ impl<W: Write + Send> Session<W> {
         }
         self.rule = rule;
         if let Some(board) = &self.board {
+            if !board.history().is_empty() {
+                // Zobrist keys do not include the rule: entries searched under the old rule
+                // would mislead.
+                self.engine.clear_hash();
+            }
             match replay(board, rule) {
                 Some(rebuilt) => self.board = Some(rebuilt),
                 None => log::warn!("the position does not fit rule {rule:?}; keeping the old rule for this game"),
@@ -581,7 +592,6 @@ mod tests {
             nodes: 1000,
             elapsed: Duration::from_millis(250),
             pv: vec![Move::new(7, 7).unwrap(), Move::new(8, 8).unwrap()],
-            hashfull: 0,
         };
         assert_eq!(progress(&info), "depth 5-9 ev win in 2 n 1000 n/s 4000 tm 250 pv 7,7 8,8");
     }
