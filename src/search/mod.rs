@@ -155,6 +155,8 @@ struct Worker<'a, G: Game> {
     /// Triangular principal-variation table, one line per ply.
     pv: Vec<Vec<G::Move>>,
     move_lists: Vec<Vec<G::Move>>,
+    /// Per ply, the moves searched so far at the node (pruned ones are not).
+    searched_lists: Vec<Vec<G::Move>>,
     /// Late-move reduction by depth and move index.
     reductions: Vec<[u32; MAX_MOVES]>,
 }
@@ -174,6 +176,7 @@ impl<'a, G: Game> Worker<'a, G> {
             killers: vec![[None; 2]; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
             move_lists: vec![Vec::new(); MAX_PLY + 1],
+            searched_lists: vec![Vec::new(); MAX_PLY + 1],
             reductions: (0..=MAX_PLY)
                 .map(|depth| {
                     std::array::from_fn(|index| {
@@ -345,6 +348,8 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut result = Some(());
+        let mut searched = std::mem::take(&mut self.searched_lists[ply as usize]);
+        searched.clear();
         for (index, &mv) in moves.iter().enumerate() {
             let tactical = self.pos.is_tactical(mv);
             if !pv_node
@@ -355,6 +360,7 @@ impl<'a, G: Game> Worker<'a, G> {
             {
                 continue;
             }
+            searched.push(mv);
             // Forced single replies cost nothing to search one ply deeper.
             let next_depth = if moves.len() == 1 { depth } else { depth - 1 };
             self.pos.make_move(mv);
@@ -393,13 +399,14 @@ impl<'a, G: Game> Worker<'a, G> {
                     line.push(mv);
                     line.extend_from_slice(&tail[0]);
                     if alpha >= beta {
-                        self.reward(mv, depth, ply, &moves[..index]);
+                        self.reward(mv, depth, ply, &searched[..searched.len() - 1]);
                         break;
                     }
                 }
             }
         }
         self.move_lists[ply as usize] = moves;
+        self.searched_lists[ply as usize] = searched;
         result?;
 
         let bound = if best_score >= beta {
@@ -467,8 +474,8 @@ impl<'a, G: Game> Worker<'a, G> {
         });
     }
 
-    /// A cut-off move becomes a killer and gains history; the moves ordered before it lose some,
-    /// whether searched or pruned: they were ranked too high.
+    /// A cut-off move becomes a killer and gains history; the moves searched before it lose
+    /// some: they were ranked too high. Moves pruned unsearched taught nothing.
     fn reward(&mut self, mv: G::Move, depth: u32, ply: u32, tried: &[G::Move]) {
         let killers = &mut self.killers[ply as usize];
         if killers[0] != Some(mv) {
