@@ -92,22 +92,26 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::super::board::Rule;
     use super::super::board::tests::{board_from, mv};
+    use super::super::board::{Board, Move, Rule};
+
+    fn generated(board: &Board) -> Vec<Move> {
+        let mut moves = Vec::new();
+        board.generate(&mut moves);
+        moves
+    }
 
     #[test]
     fn empty_board_starts_in_the_centre() {
-        let board = super::Board::new(15, 15, Rule::Freestyle).unwrap();
-        let mut moves = Vec::new();
-        board.generate(&mut moves);
+        let board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        let moves = generated(&board);
         assert_eq!(moves, vec![mv(7, 7)]);
     }
 
     #[test]
     fn a_five_is_played_at_once() {
         let board = board_from(&["..........", ".XXXX.....", "......O...", "..O.O.O..."], Rule::Freestyle);
-        let mut moves = Vec::new();
-        board.generate(&mut moves);
+        let moves = generated(&board);
         assert!(moves == vec![mv(0, 1)] || moves == vec![mv(5, 1)], "{moves:?}");
     }
 
@@ -115,8 +119,7 @@ mod tests {
     fn a_four_must_be_blocked() {
         // White to move, black threatens five at (5,1) only.
         let board = board_from(&["O.........", "OXXXX.....", "......O...", "....X...O."], Rule::Freestyle);
-        let mut moves = Vec::new();
-        board.generate(&mut moves);
+        let moves = generated(&board);
         assert_eq!(moves, vec![mv(5, 1)]);
     }
 
@@ -137,8 +140,7 @@ mod tests {
             ],
             Rule::Freestyle,
         );
-        let mut moves = Vec::new();
-        board.generate(&mut moves);
+        let moves = generated(&board);
         assert!(!moves.is_empty());
     }
 
@@ -159,8 +161,7 @@ mod tests {
             ],
             Rule::Freestyle,
         );
-        let mut moves = Vec::new();
-        board.generate(&mut moves);
+        let mut moves = generated(&board);
         moves.sort();
         // The far ends do not help: black would still get an open four on the other side.
         assert_eq!(moves, vec![mv(5, 5), mv(9, 5)]);

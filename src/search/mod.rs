@@ -266,6 +266,12 @@ impl<'a, G: Game> Worker<'a, G> {
         self.unreported_nodes = 0;
     }
 
+    fn count_node(&mut self, ply: u32) {
+        self.nodes += 1;
+        self.unreported_nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+    }
+
     /// True when the search must unwind now; thread 0 enforces the limits for everyone.
     fn should_abort(&mut self) -> bool {
         if self.aborted {
@@ -303,9 +309,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if depth == 0 {
             return self.horizon(alpha, beta, ply, 0);
         }
-        self.nodes += 1;
-        self.unreported_nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
+        self.count_node(ply);
 
         if ply > 0 {
             // A mate already found closer to the root cannot be improved on here.
@@ -426,9 +430,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if self.should_abort() {
             return None;
         }
-        self.nodes += 1;
-        self.unreported_nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
+        self.count_node(ply);
         if let Some(outcome) = self.pos.outcome() {
             return Some(outcome_score(outcome, ply));
         }
