@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::Engine;
 use crate::game::Game;
+use crate::search;
 use crate::search::limits::SearchLimits;
 use crate::search::score::describe;
 
@@ -19,7 +20,7 @@ pub struct BenchSummary {
 
 impl BenchSummary {
     pub fn nodes_per_second(&self) -> u64 {
-        (u128::from(self.nodes) * 1_000_000 / self.elapsed.as_micros().max(1)) as u64
+        search::nodes_per_second(self.nodes, self.elapsed)
     }
 }
 

@@ -59,9 +59,13 @@ pub struct SearchInfo<M> {
 
 impl<M> SearchInfo<M> {
     pub fn nodes_per_second(&self) -> u64 {
-        let micros = self.elapsed.as_micros().max(1);
-        (u128::from(self.nodes) * 1_000_000 / micros) as u64
+        nodes_per_second(self.nodes, self.elapsed)
     }
+}
+
+/// Speed of a search, safe for a zero duration.
+pub fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
+    (u128::from(nodes) * 1_000_000 / elapsed.as_micros().max(1)) as u64
 }
 
 /// The answer of a search.
