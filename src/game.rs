@@ -76,3 +76,88 @@ pub trait Game: Clone + Send + Sync + 'static {
         false
     }
 }
+
+/// How a finished game ended, for people and for GTP `final_score`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The winner as an index into [`Playable::player_names`]; `None` for a draw.
+    pub winner: Option<usize>,
+    /// How it ended, e.g. `three in a row a1 b2 c3` or `white has no legal move`.
+    pub reason: String,
+}
+
+/// What text front ends (GTP, the terminal game) need beyond the search's view: reading moves,
+/// drawing the board, naming the players and saying who won.
+pub trait Playable: Game {
+    /// The game's name on the command line.
+    const NAME: &'static str;
+    /// How a move is typed, for help texts.
+    const MOVE_FORMAT: &'static str;
+    /// A typical move, for prompts (`b2`, `d1-d7/g7`).
+    const MOVE_EXAMPLE: &'static str;
+
+    /// Lower-case names of the player who moves first and of the other one.
+    fn player_names(&self) -> [&'static str; 2];
+
+    /// 0 when the first player is to move, 1 otherwise.
+    fn to_move(&self) -> usize;
+
+    /// The board's side length.
+    fn size(&self) -> usize;
+
+    /// A new game on a board of this side length, the other settings kept.
+    fn resized(&self, size: usize) -> Result<Self, String>;
+
+    /// A position from the game's own set-up text (GTP `set_position`).
+    fn set_up(&self, text: &str) -> Result<Self, String>;
+
+    /// Reads a move and checks that it is legal here; the error says why not.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
+
+    /// A move as people type it; `Display` unless the game's protocol prints moves otherwise.
+    fn format_move(&self, mv: Self::Move) -> String {
+        mv.to_string()
+    }
+
+    /// The board with its coordinates, `last` highlighted.
+    fn diagram(&self, last: Option<Self::Move>) -> String;
+
+    /// `Some` once the game is over.
+    fn verdict(&self) -> Option<Verdict>;
+
+    /// The iteration depth at which a search of this position is exact, when it is small enough
+    /// to be solved (tic-tac-toe); searches then stop there instead of running to the clock.
+    fn solving_depth(&self) -> Option<u32> {
+        None
+    }
+
+    /// The position in another program's format (Gomoku: the compact move-order notation that
+    /// opening books and c-gomoku-cli read).
+    fn export(&self) -> Option<String> {
+        None
+    }
+}
+
+/// A board drawn for people: rank numbers on the left (the top rank first), file letters
+/// underneath, each point `symbol(file, rank)` with 0-based coordinates, and the `marked` points
+/// in brackets so the last move stands out. No line has trailing spaces.
+pub fn grid_diagram(
+    width: usize,
+    height: usize,
+    symbol: impl Fn(usize, usize) -> char,
+    marked: impl Fn(usize, usize) -> bool,
+) -> String {
+    let mut out = String::new();
+    for rank in (0..height).rev() {
+        let mut line = format!("{:>2} ", rank + 1);
+        for file in 0..width {
+            let c = symbol(file, rank);
+            line.push_str(&if marked(file, rank) { format!("[{c}]") } else { format!(" {c} ") });
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    let letters: String = (0..width).map(|file| format!(" {} ", char::from(b'a' + file as u8))).collect();
+    out.push_str(&format!("   {}\n", letters.trim_end()));
+    out
+}

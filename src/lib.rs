@@ -1,8 +1,10 @@
-//! Arbor: a headless board-game engine. Games implement [`game::Game`]; [`search`] plays any of
-//! them; [`engine`] is the one API the protocols in [`protocol`] talk to.
+//! Arbor: a headless board-game engine. Games implement [`game::Game`] for the search and
+//! [`game::Playable`] for people and text protocols; [`search`] plays any of them; [`engine`] is
+//! the one API the protocols in [`protocol`] talk to.
 
 pub mod engine;
 pub mod game;
 pub mod gomoku;
 pub mod protocol;
 pub mod search;
+pub mod tictactoe;

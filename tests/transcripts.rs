@@ -1,6 +1,6 @@
-//! Replays every transcript under `protocol-tests/gomocup` against the real `pbrain-arbor`
-//! binary, each with its own engine process, and fails with every file, line, expected and
-//! actual output that went wrong.
+//! Replays every transcript under `protocol-tests/` against the real binaries (each folder names
+//! the command it talks to), each file with its own engine process, and fails with every file,
+//! line, expected and actual output that went wrong.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -18,14 +18,17 @@ fn transcripts(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-#[test]
-fn gomocup_transcripts() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol-tests/gomocup");
+/// Folders take turns, so engines of different folders never compete for the cores either.
+static ONE_FOLDER_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// Runs every transcript of `folder` against `engine`, at most one engine per core at a time:
+/// the transcripts' time limits assume the engine is not starved of CPU by its siblings.
+fn replay_folder(folder: &str, engine: &[&str]) {
+    let _turn = ONE_FOLDER_AT_A_TIME.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol-tests").join(folder);
     let files = transcripts(&dir);
     assert!(!files.is_empty(), "no transcripts in {}", dir.display());
-    let engine = vec![env!("CARGO_BIN_EXE_pbrain-arbor").to_string()];
-    // One engine per core at a time: the transcripts' time limits assume the engine is not
-    // starved of CPU by its siblings.
+    let engine: Vec<String> = engine.iter().map(ToString::to_string).collect();
     let workers = thread::available_parallelism().map_or(1, |n| n.get()).min(files.len());
     let queue = Mutex::new(files.iter());
     let failures = Mutex::new(Vec::new());
@@ -42,4 +45,19 @@ fn gomocup_transcripts() {
     });
     let failures = failures.into_inner().unwrap();
     assert!(failures.is_empty(), "{} of {} transcripts failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+}
+
+#[test]
+fn gomocup_transcripts() {
+    replay_folder("gomocup", &[env!("CARGO_BIN_EXE_pbrain-arbor")]);
+}
+
+#[test]
+fn gtp_tictactoe_transcripts() {
+    replay_folder("gtp-tictactoe", &[env!("CARGO_BIN_EXE_arbor"), "gtp", "--game", "tictactoe", "--threads", "1"]);
+}
+
+#[test]
+fn play_tictactoe_transcripts() {
+    replay_folder("play-tictactoe", &[env!("CARGO_BIN_EXE_arbor"), "play", "tictactoe", "--threads", "1"]);
 }

@@ -1,22 +1,35 @@
-//! `arbor`: the everyday command line. `bench` measures the search, `selfplay` shows a game
-//! of the engine against itself, `replay` checks protocol transcripts against any engine.
+//! `arbor`: the everyday command line. `gtp` speaks GTP for Amazons and tic-tac-toe, `play` is a
+//! terminal game against the engine, `bench` measures the search, `selfplay` shows a game of the
+//! engine against itself, `replay` checks protocol transcripts against any engine.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use arbor::engine::{DEFAULT_HASH_MB, Engine, bench, default_threads};
+use arbor::game::Playable;
 use arbor::gomoku::{self, Board, Color, Rule};
+use arbor::protocol::gtp;
+use arbor::protocol::terminal::{self, PlayOptions};
 use arbor::protocol::transcript::run_transcript;
 use arbor::search::limits::SearchLimits;
 use arbor::search::score::describe;
+use arbor::tictactoe::TicTacToe;
 
 const USAGE: &str = "\
 Usage:
+  arbor gtp --game tictactoe [--size N] [--k K] [--threads N] [--hash MB]
+      Speaks GTP version 2 on stdin/stdout (tic-tac-toe: boardsize 3..8, K in a row, default 3).
+  arbor play tictactoe|gomoku [--first human|engine] [--time SECONDS] [--size N]
+             [--rule freestyle|standard]
+      A game against the engine in the terminal (or from a pipe); type help once it runs.
   arbor bench [DEPTH] [THREADS]
       Searches fixed Gomoku positions to DEPTH (default 8) on THREADS (default 1) with a cleared
       hash each time; the one-thread node count is the search's signature.
+  arbor bench --game tictactoe
+      Solves the empty 3x3, 4x4 (3 in a row) and 4x4 (4 in a row) boards exactly.
   arbor selfplay [--size N] [--rule freestyle|standard] [--time MS] [--threads N] [--moves N]
       The engine plays itself from the centre, drawing the board after every move.
   arbor replay --engine CMD [ARG...] -- FILE...
@@ -29,6 +42,11 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
+        Some("gtp") => run_gtp(&args[1..]).map(|()| ExitCode::SUCCESS),
+        Some("play") => run_play(&args[1..]).map(|()| ExitCode::SUCCESS),
+        Some("bench") if args.get(1).is_some_and(|a| a == "--game") => {
+            run_game_bench(&args[2..]).map(|()| ExitCode::SUCCESS)
+        }
         Some("bench") => run_bench(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("selfplay") => run_selfplay(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("replay") => run_replay(&args[1..]),
@@ -63,6 +81,139 @@ fn run_bench(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// Options shared by `gtp` and `play`.
+struct GameOptions {
+    size: Option<usize>,
+    k: usize,
+    rule: Rule,
+    threads: usize,
+    hash_mb: usize,
+    human_first: bool,
+    move_time: Duration,
+}
+
+fn game_options(args: &[String]) -> Result<GameOptions, String> {
+    let mut options = GameOptions {
+        size: None,
+        k: 3,
+        rule: Rule::Freestyle,
+        threads: default_threads(),
+        hash_mb: DEFAULT_HASH_MB,
+        human_first: true,
+        move_time: Duration::from_secs(1),
+    };
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--size" => options.size = Some(number("--size", args.next())?),
+            "--k" => options.k = number("--k", args.next())?,
+            "--threads" => options.threads = number("--threads", args.next())?,
+            "--hash" => options.hash_mb = number("--hash", args.next())?,
+            "--rule" => options.rule = rule(args.next())?,
+            "--first" => {
+                options.human_first = match args.next().map(String::as_str) {
+                    Some("human") => true,
+                    Some("engine") => false,
+                    other => return Err(format!("--first: {other:?} is not human or engine")),
+                }
+            }
+            "--time" => {
+                let seconds: f64 = number("--time", args.next())?;
+                options.move_time =
+                    Duration::try_from_secs_f64(seconds).map_err(|_| format!("--time: {seconds} is not a time"))?;
+            }
+            other => return Err(format!("unknown option {other:?}")),
+        }
+    }
+    Ok(options)
+}
+
+fn rule(value: Option<&String>) -> Result<Rule, String> {
+    match value.map(String::as_str) {
+        Some("freestyle") => Ok(Rule::Freestyle),
+        Some("standard") => Ok(Rule::Standard),
+        other => Err(format!("--rule: {other:?} is not freestyle or standard")),
+    }
+}
+
+fn tictactoe(options: &GameOptions) -> Result<TicTacToe, String> {
+    let size = options.size.unwrap_or(3);
+    TicTacToe::new(size, size, options.k).map_err(|e| e.to_string())
+}
+
+fn run_gtp(args: &[String]) -> Result<(), String> {
+    let game = match args {
+        [flag, game, ..] if flag == "--game" => game.as_str(),
+        _ => return Err("gtp needs --game tictactoe".into()),
+    };
+    let options = game_options(&args[2..])?;
+    let engine = Engine::new(options.hash_mb, options.threads);
+    let (stdin, stdout) = (std::io::stdin().lock(), std::io::stdout().lock());
+    let result = match game {
+        "tictactoe" => gtp::run(engine, tictactoe(&options)?, stdin, stdout),
+        other => return Err(format!("gtp: unknown game {other:?}")),
+    };
+    result.map_err(|e| format!("gtp: {e}"))
+}
+
+fn run_play(args: &[String]) -> Result<(), String> {
+    let game = args.first().ok_or("play needs a game: tictactoe or gomoku")?;
+    let options = game_options(&args[1..])?;
+    let mut engine = Engine::new(options.hash_mb, options.threads);
+    let play_options = PlayOptions {
+        human_first: options.human_first,
+        move_time: options.move_time,
+        prompt_on_own_line: !std::io::stdin().is_terminal(),
+    };
+    let (stdin, stdout) = (std::io::stdin().lock(), std::io::stdout().lock());
+    let result = match game.as_str() {
+        "tictactoe" => terminal::play(&mut engine, tictactoe(&options)?, play_options, stdin, stdout),
+        "gomoku" => {
+            gomoku::build_tables();
+            let size = options.size.unwrap_or(15);
+            let board = Board::new(size, size, options.rule).map_err(|e| e.to_string())?;
+            terminal::play(&mut engine, board, play_options, stdin, stdout)
+        }
+        other => return Err(format!("play: unknown game {other:?}")),
+    };
+    result.map_err(|e| format!("play: {e}"))
+}
+
+/// Solves empty m,n,k boards: the value, the nodes and the time of an exact solution.
+fn run_game_bench(args: &[String]) -> Result<(), String> {
+    match args.first().map(String::as_str) {
+        Some("tictactoe") => {}
+        other => return Err(format!("bench --game: {other:?} is not tictactoe")),
+    }
+    for (size, k) in [(3, 3), (4, 3), (4, 4)] {
+        let position = TicTacToe::new(size, size, k).map_err(|e| e.to_string())?;
+        // The smallest table that holds the tree stays in cache; touched first, so the time is
+        // the solver's and not the page faults'.
+        let mut engine = Engine::new(if size * size <= 9 { 1 } else { 16 }, 1);
+        engine.clear_hash();
+        let start = Instant::now();
+        let result = engine.think(&position, &SearchLimits::default(), start, &AtomicBool::new(false), &mut |_| {});
+        let elapsed = start.elapsed();
+        println!(
+            "{size}x{size}, {k} in a row: {} ({}), first move {}, {} nodes, {} us",
+            describe(result.score),
+            outcome_name(result.score),
+            result.best_move.map_or("none".to_string(), |mv| position.format_move(mv)),
+            result.nodes,
+            elapsed.as_micros()
+        );
+    }
+    Ok(())
+}
+
+fn outcome_name(score: i32) -> &'static str {
+    match score.signum() {
+        1 => "first player wins",
+        -1 => "second player wins",
+        _ => "draw",
+    }
+}
+
 fn run_selfplay(args: &[String]) -> Result<(), String> {
     let (mut size, mut rule, mut time_ms, mut threads, mut max_moves) = (15, Rule::Freestyle, 1000u64, 1, usize::MAX);
     let mut args = args.iter();
@@ -72,13 +223,7 @@ fn run_selfplay(args: &[String]) -> Result<(), String> {
             "--time" => time_ms = number("--time", args.next())?,
             "--threads" => threads = number("--threads", args.next())?,
             "--moves" => max_moves = number("--moves", args.next())?,
-            "--rule" => {
-                rule = match args.next().map(String::as_str) {
-                    Some("freestyle") => Rule::Freestyle,
-                    Some("standard") => Rule::Standard,
-                    other => return Err(format!("--rule: {other:?} is not freestyle or standard")),
-                }
-            }
+            "--rule" => rule = self::rule(args.next())?,
             other => return Err(format!("unknown option {other:?}")),
         }
     }

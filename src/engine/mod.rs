@@ -2,11 +2,14 @@
 //! runs searches of any [`Game`] on them.
 
 pub mod bench;
+mod record;
+
+pub use record::GameRecord;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use crate::game::Game;
+use crate::game::{Game, Playable};
 use crate::search::limits::SearchLimits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, SearchInfo, SearchResult};
@@ -82,5 +85,22 @@ impl Engine {
         on_info: &mut (dyn FnMut(&SearchInfo<G::Move>) + Send),
     ) -> SearchResult<G::Move> {
         search::search(pos, limits, start, self.threads, &self.tt, stop, on_info)
+    }
+
+    /// Chooses a move for a front end: like [`Engine::go`], but a game small enough to be solved
+    /// is searched exactly to its end and no further.
+    pub fn think<G: Playable>(
+        &mut self,
+        pos: &G,
+        limits: &SearchLimits,
+        start: Instant,
+        stop: &AtomicBool,
+        on_info: &mut (dyn FnMut(&SearchInfo<G::Move>) + Send),
+    ) -> SearchResult<G::Move> {
+        let mut limits = limits.clone();
+        if let Some(depth) = pos.solving_depth() {
+            limits.depth = Some(limits.depth.map_or(depth, |d| d.min(depth)).max(1));
+        }
+        self.go(pos, &limits, start, stop, on_info)
     }
 }

@@ -13,7 +13,7 @@ mod vcf;
 
 pub use board::{Board, BoardError, Color, MAX_SIZE, MIN_SIZE, Move, MoveError, Rule};
 
-use crate::game::{Game, Outcome};
+use crate::game::{Game, Outcome, Playable, Verdict, grid_diagram};
 use crate::search::score::Score;
 use threat::Threat;
 
@@ -96,5 +96,111 @@ impl Game for Board {
     fn is_tactical(&self, mv: Move) -> bool {
         let me = self.side_to_move();
         self.threat(mv, me) >= Threat::Three || self.threat(mv, me.opponent()) >= Threat::Three
+    }
+}
+
+impl Playable for Board {
+    const NAME: &'static str = "gomoku";
+    const MOVE_FORMAT: &'static str =
+        "a point: column letter and row number (h8), or x,y counted from 0 as Gomocup managers write it";
+    const MOVE_EXAMPLE: &'static str = "h8";
+
+    fn player_names(&self) -> [&'static str; 2] {
+        ["black", "white"]
+    }
+
+    fn to_move(&self) -> usize {
+        player_index(self.side_to_move())
+    }
+
+    fn size(&self) -> usize {
+        self.width()
+    }
+
+    fn resized(&self, size: usize) -> Result<Self, String> {
+        Board::new(size, size, self.rule()).map_err(|e| e.to_string())
+    }
+
+    /// The compact move-order notation of opening books: `h8i9j10`.
+    fn set_up(&self, text: &str) -> Result<Self, String> {
+        notation::board_from_notation(self.width(), self.rule(), text)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, String> {
+        let text = text.trim();
+        let point = match text.split_once(',') {
+            Some((x, y)) => x.trim().parse().ok().zip(y.trim().parse().ok()).and_then(|(x, y)| Move::new(x, y)),
+            None => notation::parse_moves(&text.to_ascii_lowercase()).filter(|m| m.len() == 1).map(|m| m[0]),
+        };
+        let mv = point.ok_or_else(|| format!("'{text}' is not a point like h8 or 7,7"))?;
+        self.clone().play(mv).map_err(|e| format!("{}: {e}", notation::format_move(mv)))?;
+        Ok(mv)
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        notation::format_move(mv)
+    }
+
+    fn diagram(&self, last: Option<Move>) -> String {
+        let point = |x, y| Move::new(x, y).expect("inside the board");
+        grid_diagram(
+            self.width(),
+            self.height(),
+            |x, y| match self.stone(point(x, y)) {
+                Some(Color::Black) => 'X',
+                Some(Color::White) => 'O',
+                None => '.',
+            },
+            |x, y| last == Some(point(x, y)),
+        )
+    }
+
+    fn verdict(&self) -> Option<Verdict> {
+        if let Some(winner) = self.winner() {
+            let line: Vec<String> = self.winning_line().into_iter().map(notation::format_move).collect();
+            Some(Verdict { winner: Some(player_index(winner)), reason: format!("five in a row: {}", line.join(" ")) })
+        } else if self.is_full() {
+            Some(Verdict { winner: None, reason: "the board is full".into() })
+        } else {
+            None
+        }
+    }
+
+    fn export(&self) -> Option<String> {
+        Some(self.history().iter().map(|&mv| notation::format_move(mv)).collect())
+    }
+}
+
+/// Black moves first.
+fn player_index(color: Color) -> usize {
+    match color {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+impl Board {
+    /// The stones of the winner's line through the last move, in board order.
+    fn winning_line(&self) -> Vec<Move> {
+        let (Some(last), Some(winner)) = (self.last_move(), self.winner()) else { return Vec::new() };
+        let owned = |x: isize, y: isize| {
+            usize::try_from(x)
+                .ok()
+                .zip(usize::try_from(y).ok())
+                .and_then(|(x, y)| Move::new(x, y))
+                .filter(|&mv| self.contains(mv) && self.stone(mv) == Some(winner))
+        };
+        let (x, y) = (last.x() as isize, last.y() as isize);
+        for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+            let mut start = 0;
+            while owned(x + dx * (start - 1), y + dy * (start - 1)).is_some() {
+                start -= 1;
+            }
+            let line: Vec<Move> = (start..).map_while(|i| owned(x + dx * i, y + dy * i)).collect();
+            if line.len() >= 5 {
+                return line;
+            }
+        }
+        Vec::new()
     }
 }

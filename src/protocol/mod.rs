@@ -3,5 +3,7 @@
 //! checks any engine binary against scripted conversations ([`transcript`]).
 
 pub mod gomocup;
+pub mod gtp;
 pub mod io;
+pub mod terminal;
 pub mod transcript;

@@ -10,8 +10,8 @@ pub mod score;
 pub mod time;
 pub mod tt;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
 use crate::game::{Game, Outcome};
@@ -44,6 +44,18 @@ const LMP_BASE: usize = 4;
 const HISTORY_MAX: i32 = 8_192;
 /// Ordering bonus of a killer move over its static score.
 const KILLER_BONUS: i32 = 4_000;
+
+/// Late-move reduction by depth and move index, computed once for every search.
+static REDUCTIONS: LazyLock<Vec<[u32; MAX_MOVES]>> = LazyLock::new(|| {
+    (0..=MAX_PLY)
+        .map(|depth| {
+            std::array::from_fn(|index| {
+                let r = (depth.max(1) as f64).ln() * (index.max(1) as f64).ln() / LMR_DIVISOR;
+                r as u32
+            })
+        })
+        .collect()
+});
 
 /// Progress of the search after a completed iteration.
 #[derive(Clone, Debug)]
@@ -161,8 +173,6 @@ struct Worker<'a, G: Game> {
     move_lists: Vec<Vec<G::Move>>,
     /// Per ply, the moves searched so far at the node (pruned ones are not).
     searched_lists: Vec<Vec<G::Move>>,
-    /// Late-move reduction by depth and move index.
-    reductions: Vec<[u32; MAX_MOVES]>,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -181,14 +191,6 @@ impl<'a, G: Game> Worker<'a, G> {
             pv: vec![Vec::new(); MAX_PLY + 1],
             move_lists: vec![Vec::new(); MAX_PLY + 1],
             searched_lists: vec![Vec::new(); MAX_PLY + 1],
-            reductions: (0..=MAX_PLY)
-                .map(|depth| {
-                    std::array::from_fn(|index| {
-                        let r = (depth.max(1) as f64).ln() * (index.max(1) as f64).ln() / LMR_DIVISOR;
-                        r as u32
-                    })
-                })
-                .collect(),
         }
     }
 
@@ -198,7 +200,13 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut root_moves = Vec::new();
         self.pos.generate_moves(&mut root_moves);
         result.best_move = root_moves.iter().copied().max_by_key(|&m| self.pos.order_score(m));
-        if root_moves.len() <= 1 || self.pos.outcome().is_some() {
+        // A forced move needs no search to be chosen; only a fixed-depth search, asked for the
+        // position's value, still searches it.
+        let forced = root_moves.len() == 1 && self.shared.limits.depth.is_none();
+        if root_moves.is_empty() || forced || self.pos.outcome().is_some() {
+            if let (true, Some(mv)) = (forced, result.best_move) {
+                result.score = self.forced_move_value(mv);
+            }
             return self.finish(result);
         }
         // A proven win needs no search: play it.
@@ -241,6 +249,18 @@ impl<'a, G: Game> Worker<'a, G> {
             depth += 1;
         }
         self.finish(result)
+    }
+
+    /// What is known of a forced move without a search: whether it ends the game, or else
+    /// the static value of where it leads.
+    fn forced_move_value(&mut self, mv: G::Move) -> Score {
+        self.pos.make_move(mv);
+        let value = match self.pos.outcome() {
+            Some(outcome) => -outcome_score(outcome, 1),
+            None => -self.pos.evaluate(),
+        };
+        self.pos.unmake_move(mv);
+        value
     }
 
     fn report(&mut self, result: &SearchResult<G::Move>, on_info: &mut (dyn FnMut(&SearchInfo<G::Move>) + Send)) {
@@ -376,7 +396,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.negamax(next_depth, -beta, -alpha, ply + 1, pv_node).map(|s| -s)
             } else {
                 let reduction = if index >= LMR_MIN_INDEX && depth >= LMR_MIN_DEPTH && !tactical {
-                    self.reductions[(depth as usize).min(MAX_PLY)][index.min(MAX_MOVES - 1)]
+                    REDUCTIONS[(depth as usize).min(MAX_PLY)][index.min(MAX_MOVES - 1)]
                         .saturating_sub(u32::from(pv_node))
                         .min(next_depth - 1)
                 } else {

@@ -1,0 +1,276 @@
+//! The GTP session: keeps the game, its record and the clocks between commands, and answers
+//! each request with exactly one [`Response`].
+//!
+//! GTP is strictly request-reply, so the loop reads a line, answers it, and only then reads the
+//! next: a `genmove` always finishes within its clock. Search progress goes to the log (stderr,
+//! `RUST_LOG=info`), never into a response.
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use super::parse::{COMMANDS, Command, ParseError, Request, Response, clean_line, parse_request};
+use crate::engine::{Engine, GameRecord};
+use crate::game::Playable;
+use crate::search::limits::{Clock, SearchLimits};
+use crate::search::score::describe;
+
+/// Game clock when the controller sends no `time_settings`: a 15-minute game each.
+pub const DEFAULT_MAIN_TIME: Duration = Duration::from_secs(15 * 60);
+
+/// GTP time settings (Canadian byo-yomi: after the main time, `stones` moves in `byo_yomi`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct TimeSettings {
+    main: Duration,
+    byo_yomi: Duration,
+    stones: u32,
+}
+
+impl TimeSettings {
+    /// GTP's convention: byo-yomi time with no stones means no time limit at all.
+    fn unlimited(&self) -> bool {
+        self.stones == 0 && !self.byo_yomi.is_zero()
+    }
+}
+
+/// One player's clock as last reported or as we have run it down ourselves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct PlayerClock {
+    remaining: Duration,
+    /// Moves to play in `remaining` (byo-yomi), 0 while in main time.
+    stones: u32,
+}
+
+pub struct Session<G: Playable> {
+    engine: Engine,
+    /// The start position `clear_board` returns to (size and settings included).
+    initial: G,
+    record: GameRecord<G>,
+    time: TimeSettings,
+    clocks: [PlayerClock; 2],
+    quit: bool,
+}
+
+impl<G: Playable> Session<G> {
+    pub fn new(engine: Engine, initial: G) -> Self {
+        let time = TimeSettings { main: DEFAULT_MAIN_TIME, byo_yomi: Duration::ZERO, stones: 0 };
+        let clock = PlayerClock { remaining: time.main, stones: 0 };
+        Session { engine, record: GameRecord::new(initial.clone()), initial, time, clocks: [clock; 2], quit: false }
+    }
+
+    pub fn record(&self) -> &GameRecord<G> {
+        &self.record
+    }
+
+    /// The controller asked to quit.
+    pub fn quit_requested(&self) -> bool {
+        self.quit
+    }
+
+    /// Answers one input line, or `None` for a line GTP says to ignore (empty or comment only).
+    pub fn handle_line(&mut self, line: &str) -> Option<Response> {
+        let Request { id, command } = parse_request(&clean_line(line)?);
+        let result = match command {
+            Ok(command) => self.execute(command, Instant::now()),
+            Err(ParseError::Unknown(name)) => Err(format!("unknown command: {name}")),
+            Err(error) => Err(error.to_string()),
+        };
+        Some(Response { id, result })
+    }
+
+    fn execute(&mut self, command: Command, received: Instant) -> Result<String, String> {
+        match command {
+            Command::ProtocolVersion => Ok("2".into()),
+            Command::Name => Ok("Arbor".into()),
+            Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
+            Command::KnownCommand(name) => Ok(COMMANDS.contains(&name.as_str()).to_string()),
+            Command::ListCommands => Ok(COMMANDS.join("\n")),
+            Command::Quit => {
+                self.quit = true;
+                Ok(String::new())
+            }
+            Command::BoardSize(size) => {
+                let resized = self.initial.resized(size).map_err(|e| format!("unacceptable size: {e}"))?;
+                self.new_game(resized);
+                Ok(String::new())
+            }
+            Command::ClearBoard => {
+                self.new_game(self.initial.clone());
+                Ok(String::new())
+            }
+            Command::SetPosition(text) => {
+                let position = self.initial.set_up(&text)?;
+                self.engine.new_game();
+                self.record = GameRecord::new(position);
+                Ok(String::new())
+            }
+            Command::Play { color, mv } => {
+                self.check_turn(&color)?;
+                self.record.play_text(&mv).map(|_| String::new()).map_err(|e| format!("illegal move: {e}"))
+            }
+            Command::GenMove { color } => self.genmove(&color, received),
+            Command::Undo => self.record.undo().map(|_| String::new()).ok_or_else(|| "cannot undo".to_string()),
+            Command::ShowBoard => Ok(self.board_text()),
+            Command::TimeSettings { main, byo_yomi, stones } => {
+                let (main, byo_yomi) = (seconds(main)?, seconds(byo_yomi)?);
+                self.time = TimeSettings { main, byo_yomi, stones };
+                self.clocks = [PlayerClock { remaining: main, stones: 0 }; 2];
+                Ok(String::new())
+            }
+            Command::TimeLeft { color, seconds: left, stones } => {
+                let player = self.player(&color)?;
+                self.clocks[player] = PlayerClock { remaining: seconds(left)?, stones };
+                Ok(String::new())
+            }
+            Command::FinalScore => {
+                let verdict = self.record.position().verdict().ok_or("the game is not over")?;
+                Ok(match verdict.winner {
+                    Some(winner) => format!("{}+", initial(self.names()[winner])),
+                    None => "0".into(),
+                })
+            }
+        }
+    }
+
+    fn new_game(&mut self, position: G) {
+        self.engine.new_game();
+        self.initial = position.clone();
+        self.record = GameRecord::new(position);
+        self.clocks = [PlayerClock { remaining: self.time.main, stones: 0 }; 2];
+    }
+
+    fn names(&self) -> [&'static str; 2] {
+        self.record.position().player_names()
+    }
+
+    /// A colour argument: a player's name or its first letter, any case.
+    fn player(&self, color: &str) -> Result<usize, String> {
+        let color = color.to_ascii_lowercase();
+        let names = self.names();
+        names
+            .iter()
+            .position(|name| *name == color || (color.len() == 1 && name.starts_with(&color)))
+            .ok_or_else(|| format!("invalid color {color}: {} or {}", names[0], names[1]))
+    }
+
+    fn check_turn(&self, color: &str) -> Result<usize, String> {
+        let player = self.player(color)?;
+        let to_move = self.record.position().to_move();
+        if player != to_move {
+            return Err(format!("it is {}'s turn", self.names()[to_move]));
+        }
+        Ok(player)
+    }
+
+    fn genmove(&mut self, color: &str, received: Instant) -> Result<String, String> {
+        let player = self.check_turn(color)?;
+        if let Some(verdict) = self.record.position().verdict() {
+            // A player who cannot move has lost; GTP's word for giving up is `resign`.
+            return if verdict.winner.is_some_and(|w| w != player) {
+                Ok("resign".into())
+            } else {
+                Err(format!("the game is over: {}", verdict.reason))
+            };
+        }
+        let limits = self.limits(player);
+        let stop = AtomicBool::new(false);
+        let position = self.record.position().clone();
+        let result = self.engine.think(&position, &limits, received, &stop, &mut |info| {
+            let pv: Vec<String> = info.pv.iter().map(|&mv| position.format_move(mv)).collect();
+            log::info!(
+                "depth {} score {} nodes {} nps {} time {} ms pv {}",
+                info.depth,
+                describe(info.score),
+                info.nodes,
+                info.nodes_per_second(),
+                info.elapsed.as_millis(),
+                pv.join(" ")
+            );
+        });
+        let mv = result.best_move.ok_or("no legal move")?;
+        self.record.play(mv);
+        self.charge(player, received.elapsed());
+        Ok(position.format_move(mv))
+    }
+
+    fn limits(&self, player: usize) -> SearchLimits {
+        if self.time.unlimited() {
+            return SearchLimits::default();
+        }
+        let clock = self.clocks[player];
+        let in_byo_yomi = clock.stones > 0;
+        let main_left = if in_byo_yomi { Duration::ZERO } else { clock.remaining };
+        let mut limits = SearchLimits::default();
+        if !main_left.is_zero() {
+            limits.clock = Some(Clock { remaining: main_left, increment: Duration::ZERO, moves_to_go: None });
+        }
+        if in_byo_yomi {
+            limits.clock =
+                Some(Clock { remaining: clock.remaining, increment: Duration::ZERO, moves_to_go: Some(clock.stones) });
+        } else if self.time.stones > 0 {
+            // Byo-yomi waits after the main time: a move never needs less than its share of it.
+            let period = self.time.byo_yomi / self.time.stones;
+            limits.move_time = Some(main_left.max(period));
+        } else if main_left.is_zero() {
+            // Sudden death and nothing left: answer at once rather than lose on time.
+            limits.depth = Some(1);
+        }
+        limits
+    }
+
+    /// Runs our own clock down when the controller does not send `time_left`.
+    fn charge(&mut self, player: usize, used: Duration) {
+        let clock = &mut self.clocks[player];
+        clock.remaining = clock.remaining.saturating_sub(used);
+        if clock.stones == 0 && clock.remaining.is_zero() && self.time.stones > 0 {
+            *clock = PlayerClock { remaining: self.time.byo_yomi, stones: self.time.stones };
+        } else if clock.stones > 0 {
+            clock.stones -= 1;
+            if clock.stones == 0 {
+                *clock = PlayerClock { remaining: self.time.byo_yomi, stones: self.time.stones };
+            }
+        }
+    }
+
+    fn board_text(&self) -> String {
+        let position = self.record.position();
+        let mut text = position.diagram(self.record.last_move());
+        match position.verdict() {
+            Some(verdict) => match verdict.winner {
+                Some(winner) => text.push_str(&format!("{} wins: {}", self.names()[winner], verdict.reason)),
+                None => text.push_str(&format!("draw: {}", verdict.reason)),
+            },
+            None => text.push_str(&format!("{} to move", self.names()[position.to_move()])),
+        }
+        text
+    }
+}
+
+fn initial(name: &str) -> String {
+    name.chars().next().map(|c| c.to_ascii_uppercase().to_string()).unwrap_or_default()
+}
+
+fn seconds(value: f64) -> Result<Duration, String> {
+    Duration::try_from_secs_f64(value).map_err(|_| format!("{value} is not a time in seconds"))
+}
+
+/// Runs a GTP session on `input` and `output` until `quit` or the end of the input.
+pub fn run<G: Playable>(engine: Engine, initial: G, input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+    let mut session = Session::new(engine, initial);
+    for line in input.lines() {
+        // Controllers send ASCII; a line that is not UTF-8 is answered, not fatal.
+        let line = match line {
+            Ok(line) => line,
+            Err(e) if e.kind() == io::ErrorKind::InvalidData => "\u{fffd}".to_string(),
+            Err(e) => return Err(e),
+        };
+        if let Some(response) = session.handle_line(&line) {
+            write!(output, "{response}")?;
+            output.flush()?;
+        }
+        if session.quit_requested() {
+            break;
+        }
+    }
+    Ok(())
+}
