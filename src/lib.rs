@@ -1,6 +1,7 @@
 //! Arbor: a headless board-game engine. Games implement [`game::Game`]; [`search`] plays any of
 //! them; [`engine`] is the one API the protocols in [`protocol`] talk to.
 
+pub mod amazons;
 pub mod engine;
 pub mod game;
 pub mod gomoku;
