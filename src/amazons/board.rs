@@ -282,6 +282,10 @@ impl Position {
         [Color::White, Color::Black].into_iter().find(|c| self.queens[c.index()] & square.bit() != 0)
     }
 
+    pub fn arrow_count(&self) -> u32 {
+        self.arrows.count_ones()
+    }
+
     pub fn is_arrow(&self, square: Square) -> bool {
         self.arrows & square.bit() != 0
     }

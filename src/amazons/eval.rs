@@ -5,7 +5,8 @@
 //! king moves its nearest queen needs to get there through empty squares. Then, from the side
 //! to move's view:
 //! - `t1`: +1 per square reached first by queen moves, -1 per square the opponent reaches
-//!   first, [`TIE`] when both need the same number, 0 when neither gets there;
+//!   first, a small tie credit ([`Weights::tie`]) when both need the same number, 0 when
+//!   neither gets there;
 //! - `t2`: the same with king moves (matters once the regions get narrow);
 //! - `c1`: `sum(2^-q_me - 2^-q_opp)`, how much nearer each side is, in queen moves;
 //! - `c2`: `sum(clamp((k_opp - k_me) / 6, -1, 1))`, the same in king moves;
@@ -17,15 +18,15 @@
 //! Once no empty square is reachable by both sides the game is a filling race and the
 //! evaluation counts it instead (see [`race_score`]).
 
-use super::attacks::{Bits, SQUARES, neighbours, queen_attacks};
+use super::attacks::{BOARD, Bits, SQUARES, neighbours, queen_attacks, queen_fill};
 use super::board::Position;
 use crate::search::score::{MAX_EVAL, Score};
 
 /// Distance of a square no queen of the side can reach.
 pub const UNREACHED: u8 = u8::MAX;
 
-/// A weight at the opening (no arrows) and once [`PHASE_ARROWS`] arrows are on the board;
-/// linear in between.
+/// A weight at the opening (no arrows) and once [`Weights::phase_arrows`] arrows are on the
+/// board; linear in between.
 #[derive(Clone, Copy, Debug)]
 pub struct Blend {
     pub opening: f32,
@@ -46,6 +47,11 @@ pub struct Weights {
     pub c1: Blend,
     pub c2: Blend,
     pub mobility: Blend,
+    /// Ownership credited to the side to move on squares both sides reach equally fast: it
+    /// gets there first.
+    pub tie: f32,
+    /// Arrows on the board at which the late weights are fully in force.
+    pub phase_arrows: f32,
 }
 
 pub const WEIGHTS: Weights = Weights {
@@ -54,13 +60,10 @@ pub const WEIGHTS: Weights = Weights {
     c1: Blend { opening: 0.20, late: 0.05 },
     c2: Blend { opening: 0.20, late: 0.05 },
     mobility: Blend { opening: 0.15, late: 0.05 },
+    tie: 0.2,
+    phase_arrows: 50.0,
 };
 
-/// Arrows on the board at which the late weights are fully in force.
-pub const PHASE_ARROWS: f32 = 50.0;
-/// Ownership credited to the side to move on squares both sides reach equally fast: it gets
-/// there first.
-pub const TIE: f32 = 0.2;
 /// A queen's mobility counts up to this many free neighbours in total.
 pub const MOBILITY_CAP: u32 = 40;
 /// Mobility points of a queen at the cap, so the term is on the scale of counted squares.
@@ -96,11 +99,12 @@ impl DistanceMap {
     /// By queen moves through empty squares, breadth-first from all of `queens` at once.
     pub fn queen(queens: u128, occupied: u128) -> DistanceMap {
         let mut map = DistanceMap { dist: [UNREACHED; SQUARES], reached: 0 };
+        let empty = !occupied & BOARD;
         let mut frontier = queens;
         let mut d = 0;
         while frontier != 0 {
             d += 1;
-            let next = Bits(frontier).fold(0, |set, sq| set | queen_attacks(sq, occupied)) & !map.reached;
+            let next = queen_fill(frontier, empty) & !map.reached;
             map.mark(next, d);
             frontier = next;
         }
@@ -129,13 +133,13 @@ impl DistanceMap {
     }
 }
 
-/// +1 when `mine` is nearer, -1 when `theirs` is, [`TIE`] on equal reachable distances.
-fn ownership(mine: u8, theirs: u8) -> f32 {
+/// +1 when `mine` is nearer, -1 when `theirs` is, `tie` on equal reachable distances.
+fn ownership(mine: u8, theirs: u8, tie: f32) -> f32 {
     match mine.cmp(&theirs) {
         std::cmp::Ordering::Less => 1.0,
         std::cmp::Ordering::Greater => -1.0,
         std::cmp::Ordering::Equal if mine == UNREACHED => 0.0,
-        std::cmp::Ordering::Equal => TIE,
+        std::cmp::Ordering::Equal => tie,
     }
 }
 
@@ -150,8 +154,7 @@ pub struct Terms {
 }
 
 impl Terms {
-    fn weighted(self, phase: f32) -> f32 {
-        let w = WEIGHTS;
+    fn weighted(self, w: &Weights, phase: f32) -> f32 {
         w.t1.at(phase) * self.t1
             + w.t2.at(phase) * self.t2
             + w.c1.at(phase) * self.c1
@@ -170,9 +173,10 @@ fn mobility(pos: &Position, queens: u128) -> f32 {
 }
 
 impl Position {
-    /// The evaluation terms of this position; `None` once the sides are separated (no empty
-    /// square reachable by both), when [`race_score`] applies instead.
-    pub fn terms(&self) -> Option<Terms> {
+    /// The evaluation terms of this position (ties credited with `weights.tie`); `None` once
+    /// the sides are separated (no empty square reachable by both), when [`race_score`]
+    /// applies instead.
+    pub fn terms(&self, weights: &Weights) -> Option<Terms> {
         let me = self.side_to_move();
         let (mine, theirs) = (self.queen_bits(me), self.queen_bits(me.opponent()));
         let occupied = self.occupied_bits();
@@ -184,8 +188,8 @@ impl Position {
         let (k_me, k_opp) = (DistanceMap::king(mine, empty), DistanceMap::king(theirs, empty));
         let mut terms = Terms::default();
         for sq in Bits(q_me.reached | q_opp.reached) {
-            terms.t1 += ownership(q_me.dist[sq], q_opp.dist[sq]);
-            terms.t2 += ownership(k_me.dist[sq], k_opp.dist[sq]);
+            terms.t1 += ownership(q_me.dist[sq], q_opp.dist[sq], weights.tie);
+            terms.t2 += ownership(k_me.dist[sq], k_opp.dist[sq], weights.tie);
             terms.c1 += INFLUENCE[usize::from(q_me.dist[sq])] - INFLUENCE[usize::from(q_opp.dist[sq])];
             let lead = (f32::from(k_opp.dist[sq]) - f32::from(k_me.dist[sq])) / 6.0;
             terms.c2 += lead.clamp(-1.0, 1.0);
@@ -197,15 +201,20 @@ impl Position {
 
     /// Static evaluation from the side to move's point of view.
     pub fn evaluate(&self) -> Score {
-        let Some(terms) = self.terms() else {
+        self.evaluate_with(&WEIGHTS)
+    }
+
+    /// [`Position::evaluate`] with other weights, for tuning.
+    pub fn evaluate_with(&self, weights: &Weights) -> Score {
+        let Some(terms) = self.terms(weights) else {
             let occupied = self.occupied_bits();
             let me = self.side_to_move();
             let mine = DistanceMap::queen(self.queen_bits(me), occupied).reached.count_ones();
             let theirs = DistanceMap::queen(self.queen_bits(me.opponent()), occupied).reached.count_ones();
             return race_score(mine, theirs);
         };
-        let phase = (self.arrows().count() as f32 / PHASE_ARROWS).min(1.0);
-        let score = (terms.weighted(phase) * SCALE).round() as Score;
+        let phase = (self.arrow_count() as f32 / weights.phase_arrows).min(1.0);
+        let score = (terms.weighted(weights, phase) * SCALE).round() as Score;
         score.clamp(-RACE_BASE / 2, RACE_BASE / 2)
     }
 }
@@ -230,7 +239,7 @@ mod tests {
     #[test]
     fn the_start_is_balanced_and_symmetric() {
         let pos = Position::new();
-        let terms = pos.terms().unwrap();
+        let terms = pos.terms(&WEIGHTS).unwrap();
         // Mirror-symmetric start: only the tie credit of the side to move separates the sides.
         assert!(terms.t1 > 0.0 && terms.c1.abs() < 1e-4 && terms.mobility.abs() < 1e-4, "{terms:?}");
         assert!((0..400).contains(&pos.evaluate()), "{}", pos.evaluate());
@@ -255,7 +264,7 @@ mod tests {
         // White's a1 queen can only step to b1, whose one free neighbour is c2.
         let arrows = ["a2", "b2", "c1"].map(sq);
         let trapped = Position::from_setup(&[sq("a1")], &[sq("j10")], &arrows, Color::White).unwrap();
-        assert!(trapped.terms().unwrap().mobility < 0.0);
+        assert!(trapped.terms(&WEIGHTS).unwrap().mobility < 0.0);
         assert!(trapped.evaluate() < 0);
     }
 
@@ -264,7 +273,7 @@ mod tests {
         // Arrows fill ranks 5 and 6: 39 empty squares for White below, 39 for Black above.
         let wall: Vec<Square> = (0..20).map(|i| Square::from_index(40 + i).unwrap()).collect();
         let even = Position::from_setup(&[sq("a1")], &[sq("j10")], &wall, Color::White).unwrap();
-        assert!(even.terms().is_none());
+        assert!(even.terms(&WEIGHTS).is_none());
         // Equal counts: the side to move runs out first.
         assert_eq!(even.evaluate(), -RACE_BASE);
         let mut more = wall.clone();

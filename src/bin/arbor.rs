@@ -20,7 +20,7 @@ Usage:
       Searches fixed Gomoku positions to DEPTH (default 8) on THREADS (default 1) with a cleared
       hash each time; the one-thread node count is the search's signature.
   arbor bench --game amazons [DEPTH] [THREADS]
-      Times Amazons perft(3), then searches fixed Amazons positions to DEPTH (default 3).
+      Times Amazons perft(3), then searches fixed Amazons positions to DEPTH (default 4).
   arbor perft amazons DEPTH
       Counts Amazons move paths from the start for every depth up to DEPTH, with the time.
   arbor selfplay [--size N] [--rule freestyle|standard] [--time MS] [--threads N] [--moves N]
@@ -32,7 +32,7 @@ Usage:
   arbor help";
 
 const DEFAULT_BENCH_DEPTH: u32 = 8;
-const DEFAULT_AMAZONS_BENCH_DEPTH: u32 = 3;
+const DEFAULT_AMAZONS_BENCH_DEPTH: u32 = 4;
 /// Perft depth whose time `bench --game amazons` reports.
 const AMAZONS_BENCH_PERFT: u32 = 3;
 
