@@ -75,6 +75,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn is_tactical(&self, _mv: Self::Move) -> bool {
         false
     }
+
+    /// Selective width: at a node with `depth` plies left, only this many moves are searched,
+    /// the first ones in the search's ordering (transposition-table move, killers, then history
+    /// and [`Game::order_score`]). For games with thousands of moves a node (Amazons); `None`
+    /// searches them all.
+    fn max_moves(&self, _depth: u32) -> Option<usize> {
+        None
+    }
 }
 
 /// How a finished game ended, for people and for GTP `final_score`.

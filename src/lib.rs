@@ -2,6 +2,7 @@
 //! [`game::Playable`] for people and text protocols; [`search`] plays any of them; [`engine`] is
 //! the one API the protocols in [`protocol`] talk to.
 
+pub mod amazons;
 pub mod engine;
 pub mod game;
 pub mod gomoku;

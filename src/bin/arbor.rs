@@ -1,6 +1,7 @@
 //! `arbor`: the everyday command line. `gtp` speaks GTP for Amazons and tic-tac-toe, `play` is a
-//! terminal game against the engine, `bench` measures the search, `selfplay` shows a game of the
-//! engine against itself, `replay` checks protocol transcripts against any engine.
+//! terminal game against the engine, `bench` measures the search, `perft` the move generator,
+//! `selfplay` shows a game of the engine against itself (or a random mover), `replay` checks
+//! protocol transcripts against any engine.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -8,6 +9,7 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use arbor::amazons::{self, Position};
 use arbor::engine::{DEFAULT_HASH_MB, Engine, bench, default_threads};
 use arbor::game::Playable;
 use arbor::gomoku::{self, Board, Color, Rule};
@@ -30,13 +32,22 @@ Usage:
       hash each time; the one-thread node count is the search's signature.
   arbor bench --game tictactoe
       Solves the empty 3x3, 4x4 (3 in a row) and 4x4 (4 in a row) boards exactly.
+  arbor bench --game amazons [DEPTH] [THREADS]
+      Times Amazons perft(3), then searches fixed Amazons positions to DEPTH (default 4).
+  arbor perft amazons DEPTH
+      Counts Amazons move paths from the start for every depth up to DEPTH, with the time.
   arbor selfplay [--size N] [--rule freestyle|standard] [--time MS] [--threads N] [--moves N]
       The engine plays itself from the centre, drawing the board after every move.
+  arbor selfplay --game amazons [--time MS] [--threads N] [--moves N] [--random white|black]
+      The engine plays Amazons against itself, or against a random mover of the given colour.
   arbor replay --engine CMD [ARG...] -- FILE...
       Replays protocol transcripts (see protocol-tests/README.md) against any engine.
   arbor help";
 
 const DEFAULT_BENCH_DEPTH: u32 = 8;
+const DEFAULT_AMAZONS_BENCH_DEPTH: u32 = 4;
+/// Perft depth whose time `bench --game amazons` reports.
+const AMAZONS_BENCH_PERFT: u32 = 3;
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
@@ -44,11 +55,24 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("gtp") => run_gtp(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("play") => run_play(&args[1..]).map(|()| ExitCode::SUCCESS),
-        Some("bench") if args.get(1).is_some_and(|a| a == "--game") => {
-            run_game_bench(&args[2..]).map(|()| ExitCode::SUCCESS)
+        Some("bench") => match args.get(1..3) {
+            Some([flag, game]) if flag == "--game" => match game.as_str() {
+                "amazons" => run_amazons_bench(&args[3..]),
+                "tictactoe" => run_tictactoe_bench(),
+                "gomoku" => run_bench(&args[3..]),
+                other => Err(format!("unknown game {other:?}")),
+            },
+            _ => run_bench(&args[1..]),
         }
-        Some("bench") => run_bench(&args[1..]).map(|()| ExitCode::SUCCESS),
-        Some("selfplay") => run_selfplay(&args[1..]).map(|()| ExitCode::SUCCESS),
+        .map(|()| ExitCode::SUCCESS),
+        Some("perft") => run_perft(&args[1..]).map(|()| ExitCode::SUCCESS),
+        Some("selfplay") => match args.get(1..3) {
+            Some([flag, game]) if flag == "--game" && game == "amazons" => run_amazons_selfplay(&args[3..]),
+            Some([flag, game]) if flag == "--game" && game != "gomoku" => Err(format!("unknown game {game:?}")),
+            Some([flag, _]) if flag == "--game" => run_selfplay(&args[3..]),
+            _ => run_selfplay(&args[1..]),
+        }
+        .map(|()| ExitCode::SUCCESS),
         Some("replay") => run_replay(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
@@ -180,11 +204,7 @@ fn run_play(args: &[String]) -> Result<(), String> {
 }
 
 /// Solves empty m,n,k boards: the value, the nodes and the time of an exact solution.
-fn run_game_bench(args: &[String]) -> Result<(), String> {
-    match args.first().map(String::as_str) {
-        Some("tictactoe") => {}
-        other => return Err(format!("bench --game: {other:?} is not tictactoe")),
-    }
+fn run_tictactoe_bench() -> Result<(), String> {
     for (size, k) in [(3, 3), (4, 3), (4, 4)] {
         let position = TicTacToe::new(size, size, k).map_err(|e| e.to_string())?;
         // The smallest table that holds the tree stays in cache; touched first, so the time is
@@ -206,12 +226,100 @@ fn run_game_bench(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+fn run_amazons_bench(args: &[String]) -> Result<(), String> {
+    let depth = args.first().map_or(Ok(DEFAULT_AMAZONS_BENCH_DEPTH), |_| number("DEPTH", args.first()))?;
+    let threads = args.get(1).map_or(Ok(1), |_| number("THREADS", args.get(1)))?;
+    let start = Instant::now();
+    let leaves = Position::new().perft(AMAZONS_BENCH_PERFT);
+    let perft_time = start.elapsed();
+    println!(
+        "perft({AMAZONS_BENCH_PERFT}) = {leaves} in {} ms ({} leaves/second)",
+        perft_time.as_millis(),
+        arbor::search::nodes_per_second(leaves, perft_time)
+    );
+    let mut engine = Engine::new(DEFAULT_HASH_MB, threads);
+    let summary = bench::run(&mut engine, &amazons::bench::positions(), depth, |line| println!("{line}"));
+    println!("Nodes searched: {}", summary.nodes);
+    println!("Nodes/second: {}", summary.nodes_per_second());
+    Ok(())
+}
+
+fn run_perft(args: &[String]) -> Result<(), String> {
+    match args.first().map(String::as_str) {
+        Some("amazons") => {}
+        Some(other) => return Err(format!("perft: unknown game {other:?} (only amazons)")),
+        None => return Err("perft needs a game and a depth".into()),
+    }
+    let depth: u32 = number("DEPTH", args.get(1))?;
+    let pos = Position::new();
+    for d in 1..=depth {
+        let start = Instant::now();
+        let leaves = pos.perft(d);
+        println!("perft({d}) = {leaves} ({} ms)", start.elapsed().as_millis());
+    }
+    Ok(())
+}
+
 fn outcome_name(score: i32) -> &'static str {
     match score.signum() {
         1 => "first player wins",
         -1 => "second player wins",
         _ => "draw",
     }
+}
+
+fn run_amazons_selfplay(args: &[String]) -> Result<(), String> {
+    let (mut time_ms, mut threads, mut max_moves, mut random) = (200u64, 1, usize::MAX, None);
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--time" => time_ms = number("--time", args.next())?,
+            "--threads" => threads = number("--threads", args.next())?,
+            "--moves" => max_moves = number("--moves", args.next())?,
+            "--random" => {
+                let colour = args.next().ok_or("--random needs a colour")?;
+                random = Some(colour.parse::<amazons::Color>()?);
+            }
+            other => return Err(format!("unknown option {other:?}")),
+        }
+    }
+    let mut pos = Position::new();
+    let mut engine = Engine::new(DEFAULT_HASH_MB, threads.clamp(1, default_threads().max(1) * 4));
+    let stop = AtomicBool::new(false);
+    let limits = SearchLimits::move_time(Duration::from_millis(time_ms));
+    // The random mover's generator: fixed seed, so a run can be repeated.
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    while !pos.is_over() && pos.history().len() < max_moves {
+        let mover = pos.side_to_move();
+        let (mv, note) = if random == Some(mover) {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let moves = pos.legal_moves();
+            (moves[(seed % moves.len() as u64) as usize], "random".to_string())
+        } else {
+            let result = engine.go(&pos, &limits, Instant::now(), &stop, &mut |_| {});
+            let mv = result.best_move.ok_or("the engine found no move")?;
+            let note = format!(
+                "depth {}, {}, {} nodes, {} ms",
+                result.depth,
+                describe(result.score),
+                result.nodes,
+                result.elapsed.as_millis()
+            );
+            (mv, note)
+        };
+        pos.play(mv).map_err(|e| format!("the engine played an illegal move {mv}: {e}"))?;
+        println!("\n{}. {mover} {mv}  ({note})", pos.history().len());
+        print!("{}", pos.diagram(Some(mv)));
+    }
+    match pos.winner() {
+        Some(color) => {
+            println!("\n{color} wins after {} moves: {} cannot move.", pos.history().len(), color.opponent())
+        }
+        None => println!("\nStopped after {} moves.", pos.history().len()),
+    }
+    Ok(())
 }
 
 fn run_selfplay(args: &[String]) -> Result<(), String> {

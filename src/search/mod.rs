@@ -173,6 +173,8 @@ struct Worker<'a, G: Game> {
     move_lists: Vec<Vec<G::Move>>,
     /// Per ply, the moves searched so far at the node (pruned ones are not).
     searched_lists: Vec<Vec<G::Move>>,
+    /// Scratch space of [`Worker::order_moves`]: ordering key and index of every move.
+    keyed_moves: Vec<(i64, usize)>,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -191,6 +193,7 @@ impl<'a, G: Game> Worker<'a, G> {
             pv: vec![Vec::new(); MAX_PLY + 1],
             move_lists: vec![Vec::new(); MAX_PLY + 1],
             searched_lists: vec![Vec::new(); MAX_PLY + 1],
+            keyed_moves: Vec::new(),
         }
     }
 
@@ -370,7 +373,7 @@ impl<'a, G: Game> Worker<'a, G> {
             self.move_lists[ply as usize] = moves;
             return Some(DRAW);
         }
-        self.order_moves(&mut moves, tt_move, ply);
+        self.order_moves(&mut moves, tt_move, ply, self.pos.max_moves(depth));
 
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
@@ -489,15 +492,33 @@ impl<'a, G: Game> Worker<'a, G> {
         Some(if best == -INFINITY { DRAW } else { best })
     }
 
-    fn order_moves(&self, moves: &mut [G::Move], tt_move: Option<G::Move>, ply: u32) {
+    /// Sorts `moves` best first. With a width limit only the first `keep` are kept: they are
+    /// selected before sorting, so the moves dropped are never sorted. Ties keep generation
+    /// order either way.
+    fn order_moves(&mut self, moves: &mut Vec<G::Move>, tt_move: Option<G::Move>, ply: u32, keep: Option<usize>) {
         let killers = self.killers[ply as usize];
-        moves.sort_by_cached_key(|&mv| {
+        let mut keyed = std::mem::take(&mut self.keyed_moves);
+        let key = |mv: G::Move| {
             if Some(mv) == tt_move {
                 return i64::MIN;
             }
             let killer = if killers.contains(&Some(mv)) { KILLER_BONUS } else { 0 };
             -i64::from(self.pos.order_score(mv) + self.history[G::history_index(mv)] / 4 + killer)
-        });
+        };
+        let Some(keep) = keep.map(|k| k.max(1)).filter(|&k| k < moves.len()) else {
+            moves.sort_by_cached_key(|&mv| key(mv));
+            self.keyed_moves = keyed;
+            return;
+        };
+        keyed.clear();
+        keyed.extend(moves.iter().enumerate().map(|(index, &mv)| (key(mv), index)));
+        keyed.select_nth_unstable(keep - 1);
+        keyed.truncate(keep);
+        keyed.sort_unstable();
+        let kept: Vec<G::Move> = keyed.iter().map(|&(_, index)| moves[index]).collect();
+        moves.clear();
+        moves.extend(kept);
+        self.keyed_moves = keyed;
     }
 
     /// A cut-off move becomes a killer and gains history; the moves searched before it lose
