@@ -58,6 +58,11 @@ fn gtp_tictactoe_transcripts() {
 }
 
 #[test]
+fn gtp_amazons_transcripts() {
+    replay_folder("gtp-amazons", &[env!("CARGO_BIN_EXE_arbor"), "gtp", "--game", "amazons", "--threads", "1"]);
+}
+
+#[test]
 fn play_tictactoe_transcripts() {
     replay_folder("play-tictactoe", &[env!("CARGO_BIN_EXE_arbor"), "play", "tictactoe", "--threads", "1"]);
 }

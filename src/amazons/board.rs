@@ -385,7 +385,7 @@ impl Position {
         (king_attacks(square) & !self.occupied).count_ones()
     }
 
-    /// Text board, rank 10 on top: `W`/`B` queens, `x` arrows, `.` empty. `highlight` marks a
+    /// Text board, rank 10 on top (whose turn it is, the front ends say): `W`/`B` queens, `x` arrows, `.` empty. `highlight` marks a
     /// move's squares: `(.)` where the queen came from, `[W]` where it went, `{x}` the arrow.
     pub fn diagram(&self, highlight: Option<Move>) -> String {
         let files: Vec<String> = (0..SIZE).map(|f| char::from(b'a' + f as u8).to_string()).collect();
@@ -415,14 +415,13 @@ impl Position {
         if let Some(m) = highlight {
             out.push_str(&format!("last move {m}: (from) [to] {{arrow}}\n"));
         }
-        out.push_str(&format!("{} to move\n", self.side));
         out
     }
 }
 
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.diagram(self.last_move()))
+        write!(f, "{}{} to move", self.diagram(self.last_move()), self.side)
     }
 }
 
@@ -560,8 +559,7 @@ pub(crate) mod tests {
         assert_eq!(lines[4], " 7  B  .  . [W] .  . {x} .  .  B  7");
         assert_eq!(lines[10], " 1  .  .  . (.) .  .  W  .  .  .  1");
         assert_eq!(lines[11], lines[0]);
-        assert!(diagram.contains("last move d1-d7/g7"));
-        assert!(diagram.ends_with("black to move\n"));
+        assert!(diagram.ends_with("last move d1-d7/g7: (from) [to] {arrow}\n"));
         assert!(!Position::new().diagram(None).contains('['));
     }
 }

@@ -12,6 +12,7 @@ pub mod eval;
 mod movegen;
 mod notation;
 mod order;
+mod playable;
 
 pub use board::{Color, MAX_QUEENS, Move, Position, SetupError, Square};
 pub use notation::MoveError;

@@ -22,9 +22,9 @@ use arbor::tictactoe::TicTacToe;
 
 const USAGE: &str = "\
 Usage:
-  arbor gtp --game tictactoe [--size N] [--k K] [--threads N] [--hash MB]
+  arbor gtp --game amazons|tictactoe [--size N] [--k K] [--threads N] [--hash MB]
       Speaks GTP version 2 on stdin/stdout (tic-tac-toe: boardsize 3..8, K in a row, default 3).
-  arbor play tictactoe|gomoku [--first human|engine] [--time SECONDS] [--size N]
+  arbor play tictactoe|gomoku|amazons [--first human|engine] [--time SECONDS] [--size N]
              [--rule freestyle|standard]
       A game against the engine in the terminal (or from a pipe); type help once it runs.
   arbor bench [DEPTH] [THREADS]
@@ -168,20 +168,21 @@ fn tictactoe(options: &GameOptions) -> Result<TicTacToe, String> {
 fn run_gtp(args: &[String]) -> Result<(), String> {
     let game = match args {
         [flag, game, ..] if flag == "--game" => game.as_str(),
-        _ => return Err("gtp needs --game tictactoe".into()),
+        _ => return Err("gtp needs --game amazons or --game tictactoe".into()),
     };
     let options = game_options(&args[2..])?;
     let engine = Engine::new(options.hash_mb, options.threads);
     let (stdin, stdout) = (std::io::stdin().lock(), std::io::stdout().lock());
     let result = match game {
         "tictactoe" => gtp::run(engine, tictactoe(&options)?, stdin, stdout),
+        "amazons" => gtp::run(engine, Position::new(), stdin, stdout),
         other => return Err(format!("gtp: unknown game {other:?}")),
     };
     result.map_err(|e| format!("gtp: {e}"))
 }
 
 fn run_play(args: &[String]) -> Result<(), String> {
-    let game = args.first().ok_or("play needs a game: tictactoe or gomoku")?;
+    let game = args.first().ok_or("play needs a game: tictactoe, gomoku or amazons")?;
     let options = game_options(&args[1..])?;
     let mut engine = Engine::new(options.hash_mb, options.threads);
     let play_options = PlayOptions {
@@ -198,6 +199,7 @@ fn run_play(args: &[String]) -> Result<(), String> {
             let board = Board::new(size, size, options.rule).map_err(|e| e.to_string())?;
             terminal::play(&mut engine, board, play_options, stdin, stdout)
         }
+        "amazons" => terminal::play(&mut engine, Position::new(), play_options, stdin, stdout),
         other => return Err(format!("play: unknown game {other:?}")),
     };
     result.map_err(|e| format!("play: {e}"))

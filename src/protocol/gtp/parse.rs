@@ -51,10 +51,12 @@ pub enum Command {
     FinalScore,
     /// Loads a position given in the game's own set-up text.
     SetPosition(String),
+    /// Names the player who moves first (Amazons' Chinese convention calls it black).
+    SetFirstColor(String),
 }
 
 /// Every command name, as `list_commands` prints them.
-pub const COMMANDS: [&str; 16] = [
+pub const COMMANDS: [&str; 17] = [
     "protocol_version",
     "name",
     "version",
@@ -71,6 +73,7 @@ pub const COMMANDS: [&str; 16] = [
     "time_left",
     "final_score",
     "set_position",
+    "set_first_color",
 ];
 
 /// A request: the optional numeric id GTP echoes in the reply, and the command or why the line
@@ -131,6 +134,7 @@ fn usage(command: &str) -> &'static str {
         "time_settings" => "MAIN_SECONDS BYO_YOMI_SECONDS BYO_YOMI_STONES",
         "time_left" => "COLOR SECONDS STONES",
         "set_position" => "POSITION",
+        "set_first_color" => "COLOR",
         _ => "takes no arguments",
     }
 }
@@ -166,6 +170,7 @@ fn command(input: &str) -> Res<'_, Command> {
             no_args("final_score", Command::FinalScore),
             with_args("set_position", verify(rest, |s: &str| !s.trim().is_empty()))
                 .map(|position: &str| Command::SetPosition(position.trim().to_string())),
+            with_args("set_first_color", word).map(|color| Command::SetFirstColor(color.to_string())),
         )),
     ))
     .parse(input)
@@ -256,6 +261,7 @@ mod tests {
             Ok(Command::TimeLeft { color: "black".into(), seconds: 12.25, stones: 3 })
         );
         assert_eq!(parse("set_position x.o/.x./..."), Ok(Command::SetPosition("x.o/.x./...".into())));
+        assert_eq!(parse("set_first_color black"), Ok(Command::SetFirstColor("black".into())));
         for name in COMMANDS {
             assert!(!matches!(parse(name), Err(ParseError::Unknown(_))), "{name}");
         }

@@ -48,6 +48,8 @@ pub struct Session<G: Playable> {
     record: GameRecord<G>,
     time: TimeSettings,
     clocks: [PlayerClock; 2],
+    /// The first player goes by the game's second colour name (`set_first_color`).
+    names_swapped: bool,
     quit: bool,
 }
 
@@ -55,7 +57,15 @@ impl<G: Playable> Session<G> {
     pub fn new(engine: Engine, initial: G) -> Self {
         let time = TimeSettings { main: DEFAULT_MAIN_TIME, byo_yomi: Duration::ZERO, stones: 0 };
         let clock = PlayerClock { remaining: time.main, stones: 0 };
-        Session { engine, record: GameRecord::new(initial.clone()), initial, time, clocks: [clock; 2], quit: false }
+        Session {
+            engine,
+            record: GameRecord::new(initial.clone()),
+            initial,
+            time,
+            clocks: [clock; 2],
+            names_swapped: false,
+            quit: false,
+        }
     }
 
     pub fn record(&self) -> &GameRecord<G> {
@@ -104,6 +114,16 @@ impl<G: Playable> Session<G> {
                 self.record = GameRecord::new(position);
                 Ok(String::new())
             }
+            Command::SetFirstColor(color) => {
+                let game_names = self.record.position().player_names();
+                let color = color.to_ascii_lowercase();
+                let index = game_names
+                    .iter()
+                    .position(|name| *name == color)
+                    .ok_or_else(|| format!("invalid color {color}: {} or {}", game_names[0], game_names[1]))?;
+                self.names_swapped = index == 1;
+                Ok(String::new())
+            }
             Command::Play { color, mv } => {
                 self.check_turn(&color)?;
                 self.record.play_text(&mv).map(|_| String::new()).map_err(|e| format!("illegal move: {e}"))
@@ -139,8 +159,10 @@ impl<G: Playable> Session<G> {
         self.clocks = [PlayerClock { remaining: self.time.main, stones: 0 }; 2];
     }
 
+    /// The players' names, the first mover's first.
     fn names(&self) -> [&'static str; 2] {
-        self.record.position().player_names()
+        let [first, second] = self.record.position().player_names();
+        if self.names_swapped { [second, first] } else { [first, second] }
     }
 
     /// A colour argument: a player's name or its first letter, any case.
@@ -241,6 +263,10 @@ impl<G: Playable> Session<G> {
                 None => text.push_str(&format!("draw: {}", verdict.reason)),
             },
             None => text.push_str(&format!("{} to move", self.names()[position.to_move()])),
+        }
+        if self.names_swapped {
+            let names = self.names();
+            text.push_str(&format!("\n(colours renamed: the first player, drawn as usual, is {})", names[0]));
         }
         text
     }
