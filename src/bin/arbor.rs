@@ -1,9 +1,10 @@
 //! `arbor`: the everyday command line. `gtp` speaks GTP for Amazons and tic-tac-toe, `play` is a
 //! terminal game against the engine, `bench` measures the search, `perft` the move generator,
-//! `selfplay` shows a game of the engine against itself (or a random mover), `replay` checks
+//! `selfplay` shows a game of the engine against itself (or a random mover), `forbidden` lists
+//! renju black's forbidden cells (for checking against another referee), `replay` checks
 //! protocol transcripts against any engine.
 
-use std::io::IsTerminal;
+use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -12,7 +13,8 @@ use std::time::{Duration, Instant};
 use arbor::amazons::{self, Position};
 use arbor::engine::{DEFAULT_HASH_MB, Engine, bench, default_threads};
 use arbor::game::Playable;
-use arbor::gomoku::{self, Board, Color, Rule};
+use arbor::gomoku::notation::{board_from_notation, format_move};
+use arbor::gomoku::{self, Board, Color, Move, Rule};
 use arbor::protocol::gtp;
 use arbor::protocol::terminal::{self, PlayOptions};
 use arbor::protocol::transcript::run_transcript;
@@ -25,7 +27,7 @@ Usage:
   arbor gtp --game amazons|tictactoe [--size N] [--k K] [--threads N] [--hash MB]
       Speaks GTP version 2 on stdin/stdout (tic-tac-toe: boardsize 3..8, K in a row, default 3).
   arbor play tictactoe|gomoku|amazons [--first human|engine] [--time SECONDS] [--size N]
-             [--rule freestyle|standard]
+             [--rule freestyle|standard|renju|caro]
       A game against the engine in the terminal (or from a pipe); type help once it runs.
   arbor bench [DEPTH] [THREADS]
       Searches fixed Gomoku positions to DEPTH (default 8) on THREADS (default 1) with a cleared
@@ -36,10 +38,15 @@ Usage:
       Times Amazons perft(3), then searches fixed Amazons positions to DEPTH (default 4).
   arbor perft amazons DEPTH
       Counts Amazons move paths from the start for every depth up to DEPTH, with the time.
-  arbor selfplay [--size N] [--rule freestyle|standard] [--time MS] [--threads N] [--moves N]
-      The engine plays itself from the centre, drawing the board after every move.
+  arbor selfplay [--size N] [--rule freestyle|standard|renju|caro] [--time MS] [--threads N]
+                 [--moves N] [--opening MOVES]
+      The engine plays itself from the centre (or from the compact position MOVES, e.g. h8i9),
+      drawing the board after every move and giving the whole game at the end.
   arbor selfplay --game amazons [--time MS] [--threads N] [--moves N] [--random white|black]
       The engine plays Amazons against itself, or against a random mover of the given colour.
+  arbor forbidden [--size N]
+      Reads renju positions from stdin, one a line: the rows of the board (N*N characters,
+      X black, O white, . empty); prints for each the cells where black may not play, as x,y.
   arbor replay --engine CMD [ARG...] -- FILE...
       Replays protocol transcripts (see protocol-tests/README.md) against any engine.
   arbor help";
@@ -73,6 +80,7 @@ fn main() -> ExitCode {
             _ => run_selfplay(&args[1..]),
         }
         .map(|()| ExitCode::SUCCESS),
+        Some("forbidden") => run_forbidden(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("replay") => run_replay(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
@@ -156,7 +164,9 @@ fn rule(value: Option<&String>) -> Result<Rule, String> {
     match value.map(String::as_str) {
         Some("freestyle") => Ok(Rule::Freestyle),
         Some("standard") => Ok(Rule::Standard),
-        other => Err(format!("--rule: {other:?} is not freestyle or standard")),
+        Some("renju") => Ok(Rule::Renju),
+        Some("caro") => Ok(Rule::Caro),
+        other => Err(format!("--rule: {other:?} is not freestyle, standard, renju or caro")),
     }
 }
 
@@ -326,6 +336,7 @@ fn run_amazons_selfplay(args: &[String]) -> Result<(), String> {
 
 fn run_selfplay(args: &[String]) -> Result<(), String> {
     let (mut size, mut rule, mut time_ms, mut threads, mut max_moves) = (15, Rule::Freestyle, 1000u64, 1, usize::MAX);
+    let mut opening = String::new();
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -333,11 +344,12 @@ fn run_selfplay(args: &[String]) -> Result<(), String> {
             "--time" => time_ms = number("--time", args.next())?,
             "--threads" => threads = number("--threads", args.next())?,
             "--moves" => max_moves = number("--moves", args.next())?,
+            "--opening" => opening = args.next().ok_or("--opening needs a position")?.clone(),
             "--rule" => rule = self::rule(args.next())?,
             other => return Err(format!("unknown option {other:?}")),
         }
     }
-    let mut board = Board::new(size, size, rule).map_err(|e| e.to_string())?;
+    let mut board = board_from_notation(size, rule, &opening)?;
     let mut engine = Engine::new(DEFAULT_HASH_MB, threads.clamp(1, default_threads().max(1) * 4));
     let stop = AtomicBool::new(false);
     let limits = SearchLimits::move_time(Duration::from_millis(time_ms));
@@ -358,11 +370,46 @@ fn run_selfplay(args: &[String]) -> Result<(), String> {
         print!("{}", board.diagram());
     }
     match board.winner() {
-        Some(color) => println!("\n{} wins with five after {} moves.", color_name(color), board.history().len()),
+        Some(color) => println!("\n{} wins after {} moves.", color_name(color), board.history().len()),
         None if board.is_full() => println!("\nDraw: the board is full."),
         None => println!("\nStopped after {} moves.", board.history().len()),
     }
+    println!("Game: {}", board.history().iter().map(|&mv| format_move(mv)).collect::<String>());
     Ok(())
+}
+
+fn run_forbidden(args: &[String]) -> Result<(), String> {
+    let size = match args {
+        [] => 15,
+        [flag, value] if flag == "--size" => number("--size", Some(value))?,
+        _ => return Err("forbidden takes only --size N".into()),
+    };
+    for (index, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line.map_err(|e| e.to_string())?;
+        let board = renju_position(size, line.trim()).map_err(|e| format!("line {}: {e}", index + 1))?;
+        let forbidden: Vec<String> =
+            board.playable_moves().filter(|&mv| board.is_forbidden(mv)).map(|mv| mv.to_string()).collect();
+        println!("{}", forbidden.join(" "));
+    }
+    Ok(())
+}
+
+/// A renju position from its rows run together.
+fn renju_position(size: usize, cells: &str) -> Result<Board, String> {
+    if cells.len() != size * size {
+        return Err(format!("{} cells, expected {}", cells.len(), size * size));
+    }
+    let (mut black, mut white) = (Vec::new(), Vec::new());
+    for (i, c) in cells.chars().enumerate() {
+        let mv = Move::new(i % size, i / size).ok_or("board too large")?;
+        match c {
+            'X' => black.push(mv),
+            'O' => white.push(mv),
+            '.' => {}
+            other => return Err(format!("unexpected {other:?}")),
+        }
+    }
+    Board::from_stones(size, size, Rule::Renju, &black, &white).map_err(|e| e.to_string())
 }
 
 fn color_name(color: Color) -> &'static str {

@@ -75,9 +75,9 @@ impl Rule {
         }
     }
 
-    /// Whether this engine can play the rule yet.
+    /// Whether this engine can play the rule: all of them now.
     pub fn is_supported(self) -> bool {
-        matches!(self, Rule::Freestyle | Rule::Standard)
+        matches!(self, Rule::Freestyle | Rule::Standard | Rule::Renju | Rule::Caro)
     }
 }
 
@@ -227,7 +227,9 @@ pub struct Board {
     height: usize,
     rule: Rule,
     table: &'static PatternTable,
-    cell_table: &'static CellTable,
+    /// Per colour: renju's black has a table of his own, where overlines and double fours are
+    /// forbidden.
+    cell_tables: [&'static CellTable; 2],
     /// Everything known about each cell, together so a refresh touches one cache line.
     cells: Vec<Cell>,
     totals: [Score; 2],
@@ -239,6 +241,8 @@ pub struct Board {
     history: Vec<Move>,
     /// The last move made five.
     won: bool,
+    /// The last move was renju black's forbidden move, played through [`Board::play`]: white wins.
+    foul: bool,
 }
 
 impl Board {
@@ -251,7 +255,7 @@ impl Board {
             height,
             rule,
             table: PatternTable::for_rule(rule),
-            cell_table: CellTable::get(),
+            cell_tables: [CellTable::get(rule == Rule::Renju), CellTable::get(false)],
             cells: vec![WALL_STATE; CELLS],
             totals: [0; 2],
             threat_counts: [[0; THREAT_KINDS]; 2],
@@ -260,6 +264,7 @@ impl Board {
             side: Color::Black,
             history: Vec::new(),
             won: false,
+            foul: false,
         };
         let playable: Vec<usize> = board.playable().collect();
         for &i in &playable {
@@ -325,6 +330,7 @@ impl Board {
             (Rule::Freestyle | Rule::Caro, _) | (Rule::Renju, Color::White) => false,
         };
         let code = color.code();
+        let opponent = color.opponent().code();
         self.playable().filter(|&i| self.cells[i].code == code).any(|i| {
             DIRECTIONS.iter().any(|&step| {
                 // Count each run once, from its first stone.
@@ -333,9 +339,16 @@ impl Board {
                     return false;
                 }
                 let run = (0..).take_while(|&k| self.cells[(i as isize + k * step) as usize].code == code).count();
-                run == 5 || (run > 5 && !exact)
+                let after = (i as isize + run as isize * step) as usize;
+                let blocked = self.cells[before].code == opponent && self.cells[after].code == opponent;
+                (run == 5 && !(self.rule == Rule::Caro && blocked)) || (run > 5 && !exact)
             })
         })
+    }
+
+    /// Every cell of the board, row by row.
+    pub fn playable_moves(&self) -> impl Iterator<Item = Move> + use<> {
+        self.playable().map(Move::from_index)
     }
 
     /// Playable cell indices, row by row.
@@ -386,7 +399,7 @@ impl Board {
     }
 
     pub fn winner(&self) -> Option<Color> {
-        self.won.then(|| self.side.opponent())
+        if self.foul { Some(Color::White) } else { self.won.then(|| self.side.opponent()) }
     }
 
     pub fn is_full(&self) -> bool {
@@ -394,10 +407,11 @@ impl Board {
     }
 
     pub fn is_over(&self) -> bool {
-        self.won || self.is_full()
+        self.won || self.foul || self.is_full()
     }
 
-    /// Plays a checked move for the side to move.
+    /// Plays a checked move for the side to move. Renju black's forbidden move is played, and
+    /// loses: the opponent may make one, and then the game is over.
     pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
         if !self.contains(mv) {
             return Err(MoveError::OffBoard);
@@ -408,7 +422,9 @@ impl Board {
         if self.is_over() {
             return Err(MoveError::GameOver);
         }
+        let foul = self.side == Color::Black && self.is_forbidden(mv);
         self.make(mv);
+        self.foul = foul;
         Ok(())
     }
 
@@ -432,6 +448,20 @@ impl Board {
         self.cells[mv.index()].values[color.index()]
     }
 
+    /// The shapes `color` would make on the empty cell `mv`, one per direction.
+    pub(crate) fn shapes(&self, mv: Move, color: Color) -> [Shape; 4] {
+        self.cells[mv.index()].shapes[color.index()]
+    }
+
+    /// The line key of the neighbours of cell `i` in direction `d`.
+    pub(crate) fn line_key(&self, i: usize, d: usize) -> u32 {
+        self.cells[i].keys[d]
+    }
+
+    pub(crate) fn pattern_table(&self) -> &'static PatternTable {
+        self.table
+    }
+
     /// The threat `color` would make on empty `cell` if a `stone` were added `offset` cells
     /// away along direction `direction`, computed from the line key without playing it.
     pub(crate) fn threat_with_stone(
@@ -446,7 +476,7 @@ impl Board {
         let key = state.keys[direction] | u32::from(stone.code()) << slot_shift(offset);
         let mut shapes = state.shapes[color.index()];
         shapes[direction] = self.table.shapes(key)[color.index()];
-        self.cell_table.lookup(shapes).0
+        self.cell_tables[color.index()].lookup(shapes).0
     }
 
     /// Empty cells where `color` would make exactly `threat`.
@@ -471,6 +501,7 @@ impl Board {
         self.hash ^= zobrist().cells[color.index()][i] ^ zobrist().white_to_move;
         self.side = color.opponent();
         self.history.push(mv);
+        self.foul = false;
     }
 
     /// Exactly undoes [`Board::make`] of the last move.
@@ -483,6 +514,7 @@ impl Board {
         self.set_cell(i, EMPTY_CELL);
         self.include(i);
         self.won = false;
+        self.foul = false;
     }
 
     /// Writes a cell code and updates the keys, shapes and near counts of its lines.
@@ -529,7 +561,7 @@ impl Board {
         cell.shapes[0][d] = black;
         cell.shapes[1][d] = white;
         for c in 0..2 {
-            let (threat, value) = self.cell_table.lookup(cell.shapes[c]);
+            let (threat, value) = self.cell_tables[c].lookup(cell.shapes[c]);
             self.threat_counts[c][cell.threats[c] as usize] -= 1;
             self.threat_counts[c][threat as usize] += 1;
             self.totals[c] += value - cell.values[c];
@@ -706,6 +738,21 @@ pub(crate) mod tests {
         let black = [mv(0, 0), mv(1, 0), mv(2, 0), mv(3, 0), mv(4, 0)];
         let white = [mv(0, 1), mv(1, 1), mv(2, 1), mv(3, 1), mv(4, 1)];
         assert_eq!(Board::from_stones(15, 15, Rule::Freestyle, &black, &white).err(), Some(BoardError::Finished));
+    }
+
+    #[test]
+    fn caro_five_blocked_at_both_ends_does_not_win() {
+        let mut board = board_from(&["OXXXX.O........", ".OO............"], Rule::Caro);
+        board.play(mv(5, 0)).unwrap();
+        assert_eq!(board.winner(), None);
+        let board = board_from(&["OXXXXXO........", ".OO............"], Rule::Caro);
+        assert_eq!(board.winner(), None);
+        // The edge blocks nothing.
+        let mut board = board_from(&["XXXX.O.........", ".OOO..........."], Rule::Caro);
+        board.play(mv(4, 0)).unwrap();
+        assert_eq!(board.winner(), Some(Color::Black));
+        let board = board_from(&["XXXXXO.........", ".OOO..........."], Rule::Caro);
+        assert_eq!(board.winner(), Some(Color::Black));
     }
 
     #[test]

@@ -11,11 +11,11 @@
 use std::sync::OnceLock;
 
 use super::pattern::{SHAPE_KINDS, Shape};
-use super::threat::Threat;
+use super::threat::{THREAT_KINDS, Threat};
 use crate::search::score::{MAX_EVAL, Score};
 
 /// Worth of a stone on a cell, per direction, by the shape it would make there.
-const SHAPE_VALUE: [Score; 13] = [
+const SHAPE_VALUE: [Score; SHAPE_KINDS] = [
     0,   // Dead
     1,   // SleepingOne
     3,   // LiveOne
@@ -29,10 +29,12 @@ const SHAPE_VALUE: [Score; 13] = [
     100, // LiveFour
     300, // Five
     0,   // Overline
+    100, // DoubleFour
 ];
 
 /// Extra worth of a cell where one stone makes a kill shape across several lines.
-const THREAT_BONUS: [Score; 7] = [
+const THREAT_BONUS: [Score; THREAT_KINDS] = [
+    0,    // Forbidden
     0,    // None
     0,    // Three
     0,    // Four
@@ -48,12 +50,15 @@ const ATTACK: Score = 5;
 const DEFENCE: Score = 4;
 const SCALE: Score = 4;
 
-/// Worth of an empty cell to one side.
+/// Worth of an empty cell to one side; nothing where that side may not play.
 fn cell_value(shapes: [Shape; 4], threat: Threat) -> Score {
+    if threat == Threat::Forbidden {
+        return 0;
+    }
     shapes.iter().map(|&s| SHAPE_VALUE[s as usize]).sum::<Score>() + THREAT_BONUS[threat as usize]
 }
 
-/// Threat and worth of a cell for every combination of its four shapes (13^4 entries, 4 bytes
+/// Threat and worth of a cell for every combination of its four shapes (14^4 entries, 4 bytes
 /// each), because the board re-scores dozens of cells per move.
 pub struct CellTable {
     /// `value << 8 | threat`.
@@ -61,20 +66,28 @@ pub struct CellTable {
 }
 
 impl CellTable {
-    pub fn get() -> &'static CellTable {
-        static TABLE: OnceLock<CellTable> = OnceLock::new();
-        TABLE.get_or_init(|| {
-            let entries = (0..SHAPE_KINDS.pow(4))
-                .map(|index| {
-                    let shapes: [Shape; 4] = std::array::from_fn(|d| {
-                        Shape::from_u8((index / SHAPE_KINDS.pow(d as u32) % SHAPE_KINDS) as u8)
-                    });
-                    let threat = Threat::from_shapes(shapes);
-                    (cell_value(shapes, threat) as u32) << 8 | threat as u32
-                })
-                .collect();
-            CellTable { entries }
-        })
+    /// The table for a side that may play anywhere, or (`forbidding`) for renju's black, who
+    /// may not make an overline or two fours.
+    pub fn get(forbidding: bool) -> &'static CellTable {
+        static FREE: OnceLock<CellTable> = OnceLock::new();
+        static FORBIDDING: OnceLock<CellTable> = OnceLock::new();
+        if forbidding {
+            FORBIDDING.get_or_init(|| CellTable::build(Threat::from_shapes_forbidding))
+        } else {
+            FREE.get_or_init(|| CellTable::build(Threat::from_shapes))
+        }
+    }
+
+    fn build(threat_of: fn([Shape; 4]) -> Threat) -> CellTable {
+        let entries = (0..SHAPE_KINDS.pow(4))
+            .map(|index| {
+                let shapes: [Shape; 4] =
+                    std::array::from_fn(|d| Shape::from_u8((index / SHAPE_KINDS.pow(d as u32) % SHAPE_KINDS) as u8));
+                let threat = threat_of(shapes);
+                (cell_value(shapes, threat) as u32) << 8 | threat as u32
+            })
+            .collect();
+        CellTable { entries }
     }
 
     #[inline]
@@ -110,8 +123,9 @@ mod tests {
     fn the_table_agrees_with_the_rules() {
         let shapes = [JumpFour, Dead, LiveThree, SleepingTwo];
         let threat = Threat::from_shapes(shapes);
-        assert_eq!(CellTable::get().lookup(shapes), (threat, cell_value(shapes, threat)));
-        assert_eq!(CellTable::get().lookup([Dead; 4]), (Threat::None, 0));
+        assert_eq!(CellTable::get(false).lookup(shapes), (threat, cell_value(shapes, threat)));
+        assert_eq!(CellTable::get(false).lookup([Dead; 4]), (Threat::None, 0));
+        assert_eq!(CellTable::get(true).lookup([DoubleFour, LiveThree, Dead, Dead]), (Threat::Forbidden, 0));
     }
 
     #[test]

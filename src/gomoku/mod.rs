@@ -7,6 +7,7 @@ pub mod eval;
 mod movegen;
 pub mod notation;
 pub mod pattern;
+mod renju;
 pub mod swap2;
 pub mod threat;
 mod vcf;
@@ -17,13 +18,14 @@ use crate::game::{Game, Outcome, Playable, Verdict, grid_diagram};
 use crate::search::score::Score;
 use threat::Threat;
 
-/// Builds the shared tables of every rule the engine plays (about 0.1 s), so that no move's
+/// Builds the shared tables of every rule the engine plays (about 0.2 s), so that no move's
 /// clock pays for them: managers send `INFO rule` and the first move together.
 pub fn build_tables() {
-    for rule in [Rule::Freestyle, Rule::Standard] {
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
         pattern::PatternTable::for_rule(rule);
     }
-    eval::CellTable::get();
+    eval::CellTable::get(false);
+    eval::CellTable::get(true);
 }
 
 impl Game for Board {
@@ -36,8 +38,8 @@ impl Game for Board {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if self.winner().is_some() {
-            Some(Outcome::Loss)
+        if let Some(winner) = self.winner() {
+            Some(if winner == self.side_to_move() { Outcome::Win } else { Outcome::Loss })
         } else if self.is_full() {
             Some(Outcome::Draw)
         } else {
@@ -133,6 +135,9 @@ impl Playable for Board {
             None => notation::parse_moves(&text.to_ascii_lowercase()).filter(|m| m.len() == 1).map(|m| m[0]),
         };
         let mv = point.ok_or_else(|| format!("'{text}' is not a point like h8 or 7,7"))?;
+        if self.side_to_move() == Color::Black && self.is_forbidden(mv) {
+            return Err(format!("{} is forbidden to black under renju", notation::format_move(mv)));
+        }
         self.clone().play(mv).map_err(|e| format!("{}: {e}", notation::format_move(mv)))?;
         Ok(mv)
     }
@@ -158,7 +163,12 @@ impl Playable for Board {
     fn verdict(&self) -> Option<Verdict> {
         if let Some(winner) = self.winner() {
             let line: Vec<String> = self.winning_line().into_iter().map(notation::format_move).collect();
-            Some(Verdict { winner: Some(player_index(winner)), reason: format!("five in a row: {}", line.join(" ")) })
+            let reason = if line.is_empty() {
+                "black played a forbidden move".to_string()
+            } else {
+                format!("five in a row: {}", line.join(" "))
+            };
+            Some(Verdict { winner: Some(player_index(winner)), reason })
         } else if self.is_full() {
             Some(Verdict { winner: None, reason: "the board is full".into() })
         } else {

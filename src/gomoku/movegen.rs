@@ -6,14 +6,16 @@
 
 use super::board::{Board, Color, DIRECTIONS, Move};
 use super::pattern::REACH;
-use super::threat::Threat;
+use super::threat::{THREAT_KINDS, Threat};
 
 /// Ordering bonus by the threat a move makes for the mover; blocking the same threat of the
 /// opponent earns half.
-const THREAT_ORDER: [i32; 7] = [0, 400, 600, 1_500, 3_000, 8_000, 20_000];
+const THREAT_ORDER: [i32; THREAT_KINDS] = [0, 0, 400, 600, 1_500, 3_000, 8_000, 20_000];
 
 impl Board {
-    /// Fills `out` with the moves worth searching for the side to move.
+    /// Fills `out` with the moves worth searching for the side to move. Renju black's
+    /// forbidden moves are never among them; when every move that would hold is forbidden,
+    /// all his other moves are, since he must play something.
     pub(crate) fn generate(&self, out: &mut Vec<Move>) {
         out.clear();
         if self.is_over() {
@@ -30,33 +32,42 @@ impl Board {
             return;
         }
         if self.threat_count(opp, Threat::Five) > 0 {
-            out.extend(self.candidates().filter(|&m| self.threat(m, opp) == Threat::Five));
-            return;
-        }
-        if self.threat_count(opp, Threat::LiveFour) > 0 {
-            self.defend_live_four_threats(out);
-            return;
-        }
-        out.extend(self.candidates());
-    }
-
-    /// Replies when the opponent threatens a live four (or double four): our own fours, which
-    /// he must answer, and the moves after which he has no such threat left. A stone changes
-    /// only the one line it shares with a threat cell, so each reply is checked by re-reading
-    /// that line's shape instead of playing the move.
-    fn defend_live_four_threats(&self, out: &mut Vec<Move>) {
-        let me = self.side_to_move();
-        let opp = me.opponent();
-        let threats: Vec<Move> = self.candidates().filter(|&m| self.threat(m, opp) == Threat::LiveFour).collect();
-        for m in self.candidates() {
-            let defends = threats.iter().all(|&t| t == m || self.stops_threat(t, m, opp));
-            if defends || self.threat(m, me).is_four() {
-                out.push(m);
-            }
+            out.extend(self.candidates().filter(|&m| self.threat(m, opp) == Threat::Five && self.is_legal_for(m, me)));
+        } else if let Some(threats) = self.live_four_threats(opp) {
+            self.defend_live_four_threats(&threats, out);
+        } else {
+            out.extend(self.candidates().filter(|&m| self.is_legal_for(m, me)));
         }
         if out.is_empty() {
             // Nothing holds: the game is lost, but a move must still be played.
-            out.extend(self.candidates());
+            out.extend(self.candidates().filter(|&m| self.is_legal_for(m, me)));
+        }
+    }
+
+    /// The cells where `opp` would make a live four (or double four) and may play, if any.
+    fn live_four_threats(&self, opp: Color) -> Option<Vec<Move>> {
+        if self.threat_count(opp, Threat::LiveFour) == 0 {
+            return None;
+        }
+        let threats: Vec<Move> = self
+            .candidates()
+            .filter(|&m| self.threat(m, opp) == Threat::LiveFour && self.is_legal_for(m, opp))
+            .collect();
+        (!threats.is_empty()).then_some(threats)
+    }
+
+    /// Replies when the opponent threatens a live four (or double four) on `threats`: our own
+    /// fours, which he must answer, and the moves after which he has no such threat left. A
+    /// stone changes only the one line it shares with a threat cell, so each reply is checked by
+    /// re-reading that line's shape instead of playing the move.
+    fn defend_live_four_threats(&self, threats: &[Move], out: &mut Vec<Move>) {
+        let me = self.side_to_move();
+        let opp = me.opponent();
+        for m in self.candidates() {
+            let defends = threats.iter().all(|&t| t == m || self.stops_threat(t, m, opp));
+            if (defends || self.threat(m, me).is_four()) && self.is_legal_for(m, me) {
+                out.push(m);
+            }
         }
     }
 

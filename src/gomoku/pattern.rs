@@ -4,7 +4,7 @@
 //! bits each (empty, black, white, wall) these ten cells form a 20-bit key. For every key the
 //! table holds, for each colour, the shape that colour would make in that line by playing the
 //! cell: five, live four, and so on down to nothing. Five cells each way are needed, not four,
-//! so exact-five rules can tell a five from a six.
+//! so exact-five rules can tell a five from a six, and caro a closed five from an open one.
 //!
 //! Shapes are defined recursively, the way players define them: a *four* is a line one move
 //! from five (a *live four* has two such moves, a *rush four* one), a *live three* is one move
@@ -43,12 +43,16 @@ pub enum Shape {
     /// `_XXXX_` (or two fours in one line): two ways to five, cannot be stopped.
     LiveFour,
     Five,
-    /// Six or more in a row where that does not win (exact-five rules).
+    /// A line that does not win: six or more in a row under exact five, or (caro) exactly five
+    /// with opponent stones at both ends.
     Overline,
+    /// Two fours in one line through the cell (`X_XXX_X`, `XX_XX_XX`, `XXX_X_XXX`): renju's
+    /// black only, where it is a forbidden double four; the other tables call it a live four.
+    DoubleFour,
 }
 
 /// Number of [`Shape`] values.
-pub const SHAPE_KINDS: usize = 13;
+pub const SHAPE_KINDS: usize = 14;
 
 impl Shape {
     const ALL: [Shape; SHAPE_KINDS] = [
@@ -65,15 +69,16 @@ impl Shape {
         Shape::LiveFour,
         Shape::Five,
         Shape::Overline,
+        Shape::DoubleFour,
     ];
 
     pub fn from_u8(v: u8) -> Shape {
         Shape::ALL[usize::from(v)]
     }
 
-    /// One move from five (rush, jump or live four).
+    /// One move from five (rush, jump or live four, or two fours).
     pub fn is_four(self) -> bool {
-        matches!(self, Shape::JumpFour | Shape::RushFour | Shape::LiveFour)
+        matches!(self, Shape::JumpFour | Shape::RushFour | Shape::LiveFour | Shape::DoubleFour)
     }
 
     /// One move from a live four (live or jump live three).
@@ -82,9 +87,10 @@ impl Shape {
     }
 
     /// Strength rank used by the recursive definition; jump and straight variants are equal.
+    /// A move to an overline or a double four is worth nothing: it wins nothing or is forbidden.
     fn rank(self) -> u8 {
         match self {
-            Shape::Dead | Shape::Overline => 0,
+            Shape::Dead | Shape::Overline | Shape::DoubleFour => 0,
             Shape::SleepingOne => 1,
             Shape::LiveOne => 2,
             Shape::SleepingTwo => 3,
@@ -118,12 +124,19 @@ pub enum FiveRule {
     FiveOrMore,
     /// Exactly five; six or more is an overline that wins nothing.
     ExactlyFive,
+    /// Renju's black: exactly five, and two fours in one line told apart from a straight four
+    /// ([`Shape::DoubleFour`]), since only the first is a forbidden double four.
+    RenjuBlack,
+    /// Gomocup's caro: five or more, except that exactly five with opponent stones right
+    /// before and after it does not win (the board edge blocks nothing, an overline always wins).
+    Caro,
 }
 
 /// Shape tables for one rule: `shapes(key)` gives `[black, white]`.
 ///
-/// When neither colour cares about overlines the outermost cell on each side cannot change a
-/// shape, so the table drops them: 2^16 entries (128 KiB) stay in cache where 2^20 would not.
+/// When neither colour cares about the cells just past a five (overlines, caro's closed ends)
+/// the outermost cell on each side cannot change a shape, so the table drops them: 2^16
+/// entries (128 KiB) stay in cache where 2^20 would not.
 pub struct PatternTable {
     entries: Vec<[Shape; 2]>,
     /// Key bits below the cells the table reads.
@@ -137,12 +150,12 @@ impl PatternTable {
         static FREE: OnceLock<PatternTable> = OnceLock::new();
         static EXACT: OnceLock<PatternTable> = OnceLock::new();
         static RENJU: OnceLock<PatternTable> = OnceLock::new();
+        static CARO: OnceLock<PatternTable> = OnceLock::new();
         match rule {
-            Rule::Freestyle | Rule::Caro => {
-                FREE.get_or_init(|| PatternTable::build([FiveRule::FiveOrMore, FiveRule::FiveOrMore]))
-            }
+            Rule::Freestyle => FREE.get_or_init(|| PatternTable::build([FiveRule::FiveOrMore, FiveRule::FiveOrMore])),
             Rule::Standard => EXACT.get_or_init(|| PatternTable::build([FiveRule::ExactlyFive, FiveRule::ExactlyFive])),
-            Rule::Renju => RENJU.get_or_init(|| PatternTable::build([FiveRule::ExactlyFive, FiveRule::FiveOrMore])),
+            Rule::Renju => RENJU.get_or_init(|| PatternTable::build([FiveRule::RenjuBlack, FiveRule::FiveOrMore])),
+            Rule::Caro => CARO.get_or_init(|| PatternTable::build([FiveRule::Caro, FiveRule::Caro])),
         }
     }
 
@@ -198,10 +211,29 @@ impl Classifier {
         shape
     }
 
+    /// Whether a run of `run` own stones through the centre wins.
+    fn wins(&self, key: u32, run: usize) -> bool {
+        match self.rule {
+            FiveRule::FiveOrMore => true,
+            FiveRule::ExactlyFive | FiveRule::RenjuBlack => run == 5,
+            FiveRule::Caro => run > 5 || !self.blocked_both_ends(key),
+        }
+    }
+
+    /// Whether the own run through the centre has an opponent stone right before and after it.
+    fn blocked_both_ends(&self, key: u32) -> bool {
+        let opponent = 3 - self.own;
+        let reach = REACH as isize;
+        let before = (1..=reach).take_while(|&o| Self::cell(key, -o) == self.own).count() as isize;
+        let after = (1..=reach).take_while(|&o| Self::cell(key, o) == self.own).count() as isize;
+        // A run of five ends within four cells of the centre, so both ends are in the key.
+        Self::cell(key, -before - 1) == opponent && Self::cell(key, after + 1) == opponent
+    }
+
     fn classify(&mut self, key: u32) -> Shape {
         let run = self.run_length(key);
         if run >= 5 {
-            return if run == 5 || self.rule == FiveRule::FiveOrMore { Shape::Five } else { Shape::Overline };
+            return if self.wins(key, run) { Shape::Five } else { Shape::Overline };
         }
         // Only cells within four of the centre can share a five with it.
         let reach = REACH as isize - 1;
@@ -223,6 +255,7 @@ impl Classifier {
         match fives.len() {
             0 => {}
             1 => return if self.fills_gap(key, fives[0]) { Shape::JumpFour } else { Shape::RushFour },
+            _ if self.rule == FiveRule::RenjuBlack && !Self::is_straight_four(&fives) => return Shape::DoubleFour,
             _ => return Shape::LiveFour,
         }
         let Some((next, cells)) = best else { return Shape::Dead };
@@ -241,6 +274,14 @@ impl Classifier {
             Shape::SleepingTwo => Shape::SleepingOne,
             _ => Shape::Dead,
         }
+    }
+
+    /// Whether the five points (sorted offsets) are the two ends of one run of four, `_XXXX_`,
+    /// rather than the completions of two different fours.
+    fn is_straight_four(fives: &[isize]) -> bool {
+        // The centre is own and no five point lies between the ends, so five cells apart means
+        // the four cells between are all own.
+        fives.len() == 2 && fives[1] - fives[0] == 5
     }
 
     /// Whether the empty cell at `offset` has own stones right before and after it.
@@ -351,6 +392,33 @@ mod tests {
         // Renju: white may make six, black may not.
         assert_eq!(white(Rule::Renju, "..OOOOOO..."), Shape::Five);
         assert_eq!(black(Rule::Renju, six), Shape::Overline);
+    }
+
+    #[test]
+    fn renju_black_tells_two_fours_in_a_line_from_a_straight_four() {
+        // X_XXX_X, XX_XX_XX and XXX_X_XXX with the centre completing them.
+        for line in ["..X.X.X.X..", ".XX.X..XX..", ".XXX...XXX."] {
+            assert_eq!(black(Rule::Renju, line), Shape::DoubleFour, "{line}");
+            assert_eq!(black(Rule::Standard, line), Shape::LiveFour, "{line}");
+        }
+        // One side would make six: a single four.
+        assert_eq!(black(Rule::Renju, "XXX.X..XX.."), Shape::JumpFour);
+        assert_eq!(black(Rule::Renju, "...XX.X...."), Shape::LiveFour);
+        assert_eq!(white(Rule::Renju, "..O.O.O.O.."), Shape::LiveFour);
+    }
+
+    #[test]
+    fn caro_five_needs_an_open_end() {
+        assert_eq!(black(Rule::Caro, "OXXXX.O...."), Shape::Overline);
+        assert_eq!(black(Rule::Freestyle, "OXXXX.O...."), Shape::Five);
+        assert_eq!(black(Rule::Caro, "OXXXX......"), Shape::Five);
+        // The board edge blocks nothing, and six or more always wins.
+        assert_eq!(black(Rule::Caro, "#XXXX.O...."), Shape::Five);
+        assert_eq!(black(Rule::Caro, "OXXXX.XO..."), Shape::Five);
+        // A four whose five would be shut at both ends is no four.
+        assert_eq!(black(Rule::Caro, ".OXXX..O..."), Shape::Dead);
+        assert_eq!(black(Rule::Freestyle, ".OXXX..O..."), Shape::RushFour);
+        assert_eq!(white(Rule::Caro, "XOOOO.X...."), Shape::Overline);
     }
 
     #[test]

@@ -3,6 +3,8 @@
 //! The attacker plays only fours, so every defence is forced: the one cell that stops the five.
 //! That makes the tree narrow enough to read 20 and more plies deep where the main search sees
 //! a handful. A counter-four by the defender must be blocked by a move that is itself a four.
+//! Under renju black attacks only with moves he may play, and a white four whose one block is
+//! forbidden to black has already won.
 
 use super::board::{Board, Move};
 use super::threat::Threat;
@@ -32,7 +34,9 @@ impl Board {
         }
         let opp_fives = self.threat_count(opp, Threat::Five);
         if opp_fives == 0
-            && let Some(live) = self.find_threat(me, Threat::LiveFour)
+            && self.threat_count(me, Threat::LiveFour) > 0
+            && let Some(live) =
+                self.candidates().find(|&m| self.threat(m, me) == Threat::LiveFour && self.is_legal_for(m, me))
         {
             return Some((live, 3));
         }
@@ -53,6 +57,7 @@ impl Board {
         } else {
             attacks.extend(self.candidates().filter(|&m| self.threat(m, me).is_four()));
         }
+        attacks.retain(|&m| self.is_legal_for(m, me));
         attacks.sort_by_key(|&m| std::cmp::Reverse((self.threat(m, me), self.value(m, me))));
         let mut found = None;
         for &attack in &attacks {
@@ -66,6 +71,10 @@ impl Board {
             let result = block.and_then(|block| {
                 if self.threat(block, opp) == Threat::Five {
                     return None;
+                }
+                if !self.is_legal_for(block, opp) {
+                    // The defender may not block: the five comes after any other move.
+                    return Some((block, 1));
                 }
                 self.make(block);
                 let deeper = self.vcf(budget, plies_left - 2, buffers, level + 1);

@@ -340,7 +340,8 @@ impl<W: Write + Send> Session<W> {
             }
         }
         // The brain is to move: with equal counts it is black, one stone behind it is white.
-        let (black, white) = if own.len() == opponent.len() {
+        let brain_is_black = own.len() == opponent.len();
+        let (black, white) = if brain_is_black {
             (own, opponent)
         } else if opponent.len() == own.len() + 1 {
             (opponent, own)
@@ -348,6 +349,12 @@ impl<W: Write + Send> Session<W> {
             let (own, opponent) = (own.len(), opponent.len());
             return Err(format!("{own} own and {opponent} opponent stones: the brain cannot be to move"));
         };
+        if self.rule == Rule::Renju
+            && let Some(board) = in_move_order(&current, stones, brain_is_black)
+        {
+            let board = board?;
+            return self.play_best(board, 0, received);
+        }
         let board = Board::from_stones(current.width(), current.height(), self.rule, &black, &white)
             .map_err(|error| format!("bad position: {error}"))?;
         let setup = board.history().len();
@@ -469,6 +476,31 @@ fn square(board: &Board, x: usize, y: usize) -> Result<Move, String> {
     Move::new(x, y)
         .filter(|&mv| board.contains(mv))
         .ok_or_else(|| format!("{x},{y} is off the {}x{} board", board.width(), board.height()))
+}
+
+/// Under renju a black stone's legality depends on when it was played, and managers list
+/// `BOARD` stones in the order of play: when they alternate from black, they are replayed in
+/// that order, which also makes them a history that `TAKEBACK` can unwind. `None` when they do
+/// not alternate.
+fn in_move_order(
+    current: &Board,
+    stones: &[(usize, usize, usize)],
+    brain_is_black: bool,
+) -> Option<Result<Board, String>> {
+    let black_field = if brain_is_black { 1 } else { 2 };
+    let alternates = stones.iter().enumerate().all(|(i, &(_, _, field))| (field == black_field) == (i % 2 == 0));
+    if !alternates {
+        return None;
+    }
+    let mut board = Board::new(current.width(), current.height(), current.rule()).ok()?;
+    for &(x, y, _) in stones {
+        let result = square(&board, x, y)
+            .and_then(|mv| board.play(mv).map_err(|error| format!("bad position: stone {mv}: {error}")));
+        if let Err(error) = result {
+            return Some(Err(error));
+        }
+    }
+    Some(Ok(board))
 }
 
 /// The same game under another rule; `None` if it could not have been played so.
@@ -628,9 +660,28 @@ mod tests {
 
     #[test]
     fn unsupported_rule_fails_the_next_game_command_only() {
-        let out = converse(&["INFO rule 4", "ABOUT", "START 15", "START 15", "END", "ABOUT"]);
+        let out = converse(&["INFO rule 9", "ABOUT", "START 15", "START 15", "END", "ABOUT"]);
         assert!(out[0].starts_with("name=\"Arbor\""));
-        assert_eq!(out[1..], ["ERROR rule 4 is not supported yet", "OK"]);
+        assert_eq!(out[1..], ["ERROR rule 9 is not supported yet", "OK"]);
+        for code in ["2", "4", "8"] {
+            let out = converse(&[&format!("INFO rule {code}"), "START 15"]);
+            assert_eq!(out, ["OK"], "rule {code}");
+        }
+    }
+
+    #[test]
+    fn renju_board_is_replayed_in_move_order() {
+        // Black's four on row 7 leaves the brain (white) one block. The stones are a history,
+        // so TAKEBACK unwinds them in order: 8,8 is not the last white stone, 0,0 is.
+        let board = ["BOARD", "7,7,2", "6,7,1", "8,7,2", "8,8,1", "9,7,2", "0,0,1", "10,7,2", "DONE"];
+        let takebacks = ["TAKEBACK 11,7", "TAKEBACK 10,7", "TAKEBACK 8,8", "TAKEBACK 0,0"];
+        let input: Vec<&str> =
+            ["INFO rule 4", "START 15", "INFO timeout_turn 0"].into_iter().chain(board).chain(takebacks).collect();
+        let out = converse(&input);
+        assert_eq!(out[1..], ["11,7", "OK", "OK", "ERROR 8,8 is not the last stone played", "OK"]);
+        // Other rules take BOARD stones as a set: any stone of the right colour comes back.
+        let input: Vec<&str> = ["START 15", "INFO timeout_turn 0"].into_iter().chain(board).chain(takebacks).collect();
+        assert_eq!(converse(&input)[1..], ["11,7", "OK", "OK", "OK", "ERROR 0,0 is not the last stone played"]);
     }
 
     #[test]
