@@ -227,8 +227,8 @@ impl<G: Playable> Session<G> {
             limits.clock = Some(Clock { remaining: main_left, increment: Duration::ZERO, moves_to_go: None });
         }
         if in_byo_yomi {
-            limits.clock =
-                Some(Clock { remaining: clock.remaining, increment: Duration::ZERO, moves_to_go: Some(clock.stones) });
+            // A byo-yomi period is shared evenly by its stones; the last one may use all of it.
+            limits.move_time = Some(clock.remaining / clock.stones);
         } else if self.time.stones > 0 {
             // Byo-yomi waits after the main time: a move never needs less than its share of it.
             let period = self.time.byo_yomi / self.time.stones;
