@@ -2,9 +2,10 @@
 //!
 //! A move is generated queen by queen, destination by destination; the arrows from a
 //! destination are the queen attacks from it with the starting square emptied. Counting needs
-//! no list: at the last ply each destination contributes the population count of its arrows.
+//! no list: at the last ply the arrows of all a queen's landing squares are counted together
+//! ([`count_queen_moves`]).
 
-use super::attacks::{Bits, line_between, queen_attacks};
+use super::attacks::{BOARD, Bits, count_queen_moves, line_between, queen_attacks};
 use super::board::{Move, Position, Square};
 use super::notation::MoveError;
 
@@ -29,17 +30,13 @@ impl Position {
         moves
     }
 
-    /// How many legal moves the side to move has.
+    /// How many legal moves the side to move has: per queen, the arrows from all its landing
+    /// squares, counted together with its own square emptied.
     pub fn count_moves(&self) -> u64 {
         let occ = self.occupied_bits();
-        let mut count = 0;
-        for from in Bits(self.queen_bits(self.side_to_move())) {
-            let vacated = occ ^ 1 << from;
-            for to in Bits(queen_attacks(from, occ)) {
-                count += u64::from(queen_attacks(to, vacated).count_ones());
-            }
-        }
-        count
+        Bits(self.queen_bits(self.side_to_move()))
+            .map(|from| u64::from(count_queen_moves(queen_attacks(from, occ), !(occ ^ 1 << from) & BOARD)))
+            .sum()
     }
 
     /// Leaf positions `depth` plies ahead (1 for depth 0), counted in bulk at the last ply.
