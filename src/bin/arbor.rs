@@ -27,8 +27,10 @@ Usage:
   arbor gtp --game amazons|tictactoe [--size N] [--k K] [--threads N] [--hash MB]
       Speaks GTP version 2 on stdin/stdout (tic-tac-toe: boardsize 3..8, K in a row, default 3).
   arbor play tictactoe|gomoku|amazons [--first human|engine] [--time SECONDS] [--size N]
-             [--rule freestyle|standard|renju|caro]
+             [--rule freestyle|standard|renju|caro] [--position SETUP]
       A game against the engine in the terminal (or from a pipe); type help once it runs.
+      SETUP starts from a position: x.o/.x./... (tic-tac-toe), h8i9 (Gomoku), or
+      'white a4 d1 black a7 j7 arrows e5 tomove black' (Amazons).
   arbor bench [DEPTH] [THREADS]
       Searches fixed Gomoku positions to DEPTH (default 8) on THREADS (default 1) with a cleared
       hash each time; the one-thread node count is the search's signature.
@@ -122,6 +124,8 @@ struct GameOptions {
     hash_mb: usize,
     human_first: bool,
     move_time: Duration,
+    /// Start of `play` in the game's set-up text, instead of the usual start.
+    position: Option<String>,
 }
 
 fn game_options(args: &[String]) -> Result<GameOptions, String> {
@@ -133,6 +137,7 @@ fn game_options(args: &[String]) -> Result<GameOptions, String> {
         hash_mb: DEFAULT_HASH_MB,
         human_first: true,
         move_time: Duration::from_secs(1),
+        position: None,
     };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -142,6 +147,7 @@ fn game_options(args: &[String]) -> Result<GameOptions, String> {
             "--threads" => options.threads = number("--threads", args.next())?,
             "--hash" => options.hash_mb = number("--hash", args.next())?,
             "--rule" => options.rule = rule(args.next())?,
+            "--position" => options.position = Some(args.next().ok_or("--position needs a set-up text")?.clone()),
             "--first" => {
                 options.human_first = match args.next().map(String::as_str) {
                     Some("human") => true,
@@ -202,17 +208,28 @@ fn run_play(args: &[String]) -> Result<(), String> {
     };
     let (stdin, stdout) = (std::io::stdin().lock(), std::io::stdout().lock());
     let result = match game.as_str() {
-        "tictactoe" => terminal::play(&mut engine, tictactoe(&options)?, play_options, stdin, stdout),
+        "tictactoe" => {
+            let start = starting_at(tictactoe(&options)?, &options)?;
+            terminal::play(&mut engine, start, play_options, stdin, stdout)
+        }
         "gomoku" => {
             gomoku::build_tables();
             let size = options.size.unwrap_or(15);
             let board = Board::new(size, size, options.rule).map_err(|e| e.to_string())?;
-            terminal::play(&mut engine, board, play_options, stdin, stdout)
+            terminal::play(&mut engine, starting_at(board, &options)?, play_options, stdin, stdout)
         }
-        "amazons" => terminal::play(&mut engine, Position::new(), play_options, stdin, stdout),
+        "amazons" => terminal::play(&mut engine, starting_at(Position::new(), &options)?, play_options, stdin, stdout),
         other => return Err(format!("play: unknown game {other:?}")),
     };
     result.map_err(|e| format!("play: {e}"))
+}
+
+/// The `--position` set-up, or the game's usual start.
+fn starting_at<G: Playable>(start: G, options: &GameOptions) -> Result<G, String> {
+    match &options.position {
+        Some(text) => start.set_up(text).map_err(|e| format!("--position: {e}")),
+        None => Ok(start),
+    }
 }
 
 /// Solves empty m,n,k boards: the value, the nodes and the time of an exact solution.

@@ -14,7 +14,7 @@ use crate::search::score::mate_distance;
 /// How the game is set up.
 #[derive(Clone, Copy, Debug)]
 pub struct PlayOptions {
-    /// The person makes the first move.
+    /// The person makes the first move of the game (from the start position given).
     pub human_first: bool,
     /// Thinking time per engine move (and per hint).
     pub move_time: Duration,
@@ -24,6 +24,8 @@ pub struct PlayOptions {
 
 struct Game<'a, G: Playable, W: Write> {
     engine: &'a mut Engine,
+    /// The person's player index (see [`Playable::player_names`]).
+    human: usize,
     record: GameRecord<G>,
     options: PlayOptions,
     out: W,
@@ -37,7 +39,8 @@ pub fn play<G: Playable>(
     input: impl BufRead,
     output: impl Write,
 ) -> io::Result<()> {
-    let mut game = Game { engine, record: GameRecord::new(start), options, out: output };
+    let human = if options.human_first { start.to_move() } else { 1 - start.to_move() };
+    let mut game = Game { engine, human, record: GameRecord::new(start), options, out: output };
     game.welcome()?;
     if !game.human_to_move() {
         game.engine_move()?;
@@ -63,12 +66,8 @@ impl<G: Playable, W: Write> Game<'_, G, W> {
         self.record.position().player_names()
     }
 
-    fn human(&self) -> usize {
-        usize::from(!self.options.human_first)
-    }
-
     fn human_to_move(&self) -> bool {
-        self.record.position().to_move() == self.human()
+        self.record.position().to_move() == self.human
     }
 
     fn welcome(&mut self) -> io::Result<()> {
@@ -77,8 +76,8 @@ impl<G: Playable, W: Write> Game<'_, G, W> {
             self.out,
             "Arbor plays {}. You are {}, the engine is {}. Type help for the commands.",
             G::NAME,
-            capital(names[self.human()]),
-            capital(names[1 - self.human()])
+            capital(names[self.human]),
+            capital(names[1 - self.human])
         )
     }
 
@@ -87,7 +86,7 @@ impl<G: Playable, W: Write> Game<'_, G, W> {
         write!(self.out, "\n{diagram}")?;
         if let Some(verdict) = self.record.position().verdict() {
             let result = match verdict.winner {
-                Some(w) if w == self.human() => format!("You win ({}): {}.", capital(self.names()[w]), verdict.reason),
+                Some(w) if w == self.human => format!("You win ({}): {}.", capital(self.names()[w]), verdict.reason),
                 Some(w) => format!("Arbor wins ({}): {}.", capital(self.names()[w]), verdict.reason),
                 None => format!("Draw: {}.", verdict.reason),
             };
