@@ -397,6 +397,13 @@ impl Board {
         self.won || self.is_full()
     }
 
+    /// The empty points where the side to move may not play. Only renju forbids any (black's
+    /// double three, double four and overline) and renju's forbidden-move detection fills this
+    /// list; under every other rule it is empty.
+    pub fn forbidden_points(&self) -> Vec<Move> {
+        Vec::new()
+    }
+
     /// Plays a checked move for the side to move.
     pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
         if !self.contains(mv) {
