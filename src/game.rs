@@ -35,6 +35,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// answers a four only by blocking it). Empty only when [`Game::outcome`] is `Some`.
     fn generate_moves(&self, out: &mut Vec<Self::Move>);
 
+    /// Every move worth considering when the caller picks among alternatives itself (every
+    /// move [`Game::generate_moves`] offers is blocked, or openings are being chosen for their
+    /// balance): the same moves without the pruning that proves a subset sufficient. Defaults
+    /// to [`Game::generate_moves`].
+    fn generate_unpruned(&self, out: &mut Vec<Self::Move>) {
+        self.generate_moves(out);
+    }
+
     fn make_move(&mut self, mv: Self::Move);
 
     /// Exactly undoes [`Game::make_move`]; the hash must be restored.

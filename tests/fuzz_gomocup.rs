@@ -1,7 +1,8 @@
 //! Fuzzes the Gomocup protocol layer with seeded random input.
 //!
 //! [`brain_survives_fuzzed_input`] feeds the real `pbrain-arbor` binary over 100,000 lines: valid
-//! commands with random arguments, mutations of them and random bytes, then `END`. The brain must
+//! commands with random arguments (the Yixin-Board extensions included), mutations of them and
+//! random bytes, then `END`. The brain must
 //! not panic, must exit with status 0 soon after `END`, and must print nothing but protocol
 //! replies, each a whole line without control characters (a manager may split lines on `\r`).
 //! [`parser_survives_fuzzed_input`] runs the parser alone on a million such lines.
@@ -9,7 +10,8 @@
 //! Both are deterministic: a fixed seed drives a splitmix64 generator written here. Searches stay
 //! short because the brain runs with `--max-depth 2` and the generator, mutations included, never
 //! sends a line that would lift the depth cap above 3 or ask for long clocks, a big table or many
-//! threads (see [`cheap`]). About 20 s in a debug build on two cores, 2 s in release.
+//! threads (see [`cheap`]); pondering, when the input turns it on, stops at that depth too.
+//! About 20 s in a debug build on two cores, 2 s in release.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, ExitStatus, Stdio};
@@ -46,6 +48,7 @@ const GRAMMAR: &[(&str, &str)] = &[
     ("move", r"\d+,\d+"),
     ("stones", r"\d+,\d+( \d+,\d+)+"),
     ("swap", r"SWAP"),
+    ("forbid", r"FORBID (\d{4})*\."),
     ("error", r"ERROR .*"),
     ("unknown", r"UNKNOWN .*"),
     ("message", r"MESSAGE .*"),
@@ -92,7 +95,7 @@ fn point(rng: &mut Rng) -> String {
 
 fn info(rng: &mut Rng) -> String {
     let millis = |rng: &mut Rng| rng.range(-5, MAX_MILLIS as i64 + 1);
-    let (key, value) = match rng.below(12) {
+    let (key, value) = match rng.below(18) {
         0 => ("timeout_turn", millis(rng).to_string()),
         1 => ("timeout_match", millis(rng).to_string()),
         2 => ("time_left", millis(rng).to_string()),
@@ -104,17 +107,63 @@ fn info(rng: &mut Rng) -> String {
         // Mostly one thread: a pool of two costs more to start than a capped search takes.
         8 => ("thread_num", rng.pick(&[0, 1, 1, MAX_THREADS]).to_string()),
         9 => ("max_depth", rng.range(1, MAX_DEPTH as i64 + 1).to_string()),
-        10 => ("caution_factor", rng.range(0, 5).to_string()),
+        10 => ("caution_factor", rng.range(0, 7).to_string()),
+        11 => ("hash_size", rng.pick(&[0, 1, 1024, MAX_MEMORY >> 10]).to_string()),
+        12 => ("max_node", rng.range(-2, 5_000).to_string()),
+        13 => ("time_increment", millis(rng).to_string()),
+        14 => ("pondering", rng.range(0, 3).to_string()),
+        15 => ("thread_split_depth", rng.range(0, 20).to_string()),
+        16 => ("nbestsym", rng.range(0, 2).to_string()),
         _ => ("usedatabase", rng.range(0, 2).to_string()),
     };
     format!("INFO {key} {value}")
 }
 
+/// `command`, then fewer than `most` lines made by `line`, then `DONE`.
+fn block(rng: &mut Rng, command: &str, most: usize, line: fn(&mut Rng) -> String) -> Vec<String> {
+    let mut block = vec![command.to_string()];
+    let count = rng.below(most);
+    block.extend((0..count).map(|_| line(rng)));
+    block.push("DONE".into());
+    block
+}
+
+/// One of the Yixin-Board extensions with random arguments, blocks with their lines.
+fn yixin_command(rng: &mut Rng) -> Vec<String> {
+    let line = match rng.below(12) {
+        0 => {
+            let first = rng.below(2);
+            let mut block = vec!["YXBOARD".to_string()];
+            for i in 0..rng.below(20) {
+                block.push(format!("{},{}", point(rng), 1 + (first + i) % 2));
+            }
+            block.push("DONE".into());
+            return block;
+        }
+        1 => format!("YXNBEST {}", rng.range(0, 6)),
+        2 => rng.pick(&["YXSHOWINFO", "YXSHOWFORBID", "YXHASHCLEAR", "YXBLOCKRESET"]).to_string(),
+        3 => return block(rng, "YXBLOCK", 4, point),
+        4 => return block(rng, "YXBLOCKUNDO", 3, point),
+        5 => format!("YXBALANCEONE {}", rng.range(-400, 400)),
+        6 => format!("YXBALANCETWO {}", rng.range(-400, 400)),
+        7 => {
+            let command = *rng.pick(&["YXQUERYDATABASEALL", "YXBLOCKPATH", "YXEDITTVDDATABASE 15 87 0 1"]);
+            return block(rng, command, 3, point);
+        }
+        _ => rng.pick(&["YXSHOWHASHUSAGE", "YXSEARCHDEFEND", "YXBLOCKPATHRESET", "YXHASHDUMP /tmp/x"]).to_string(),
+    };
+    vec![line]
+}
+
 /// One valid command with random arguments; `BOARD` and `SWAP2BOARD` come with their stones.
 /// New games are rare enough for games to grow (and a debug build clears the table slowly).
 fn command(rng: &mut Rng) -> Vec<String> {
+    if rng.percent(15) {
+        return yixin_command(rng);
+    }
     let line = match rng.below(20) {
-        0 if rng.percent(50) => format!("START {}", rng.range(0, 41)),
+        0 if rng.percent(40) => format!("START {}", rng.range(0, 41)),
+        0 if rng.percent(20) => format!("START {} {}", rng.range(0, 41), rng.range(0, 41)),
         0 => format!("RECTSTART {},{}", rng.range(0, 41), rng.range(0, 41)),
         1 => rng.pick(&["RESTART", "BEGIN"]).to_string(),
         2..5 => format!("TURN {}", point(rng)),
@@ -142,7 +191,7 @@ fn command(rng: &mut Rng) -> Vec<String> {
         14 => rng.pick(&["ABOUT", "STOP", "YXSTOP", "DONE"]).to_string(),
         15 => point(rng),
         16 => format!("{},{}", point(rng), rng.range(0, 5)),
-        _ => rng.pick(&["HELLO", "SWAP2", "YXBOARD", "TURNS 1,2", "INFO", "", "  ", "PING"]).to_string(),
+        _ => rng.pick(&["HELLO", "SWAP2", "YXBOARDS", "TURNS 1,2", "INFO", "", "  ", "PING"]).to_string(),
     };
     vec![line]
 }
@@ -228,6 +277,8 @@ fn cheap(line: &[u8]) -> bool {
         Ok(Cmd::Info(Info::MaxDepth(depth))) => (1..=MAX_DEPTH).contains(&depth),
         Ok(Cmd::Info(Info::MaxMemory(bytes))) => bytes <= MAX_MEMORY,
         Ok(Cmd::Info(Info::ThreadNum(threads))) => threads <= MAX_THREADS,
+        Ok(Cmd::Info(Info::HashSize(kib))) => kib <= MAX_MEMORY >> 10,
+        Ok(Cmd::Info(Info::TimeIncrement(ms))) => ms <= MAX_MILLIS,
         _ => true,
     }
 }

@@ -1,6 +1,7 @@
 //! The one API the protocols talk to: owns the transposition table and the thread count, and
 //! runs searches of any [`Game`] on them.
 
+pub mod balance;
 pub mod bench;
 mod record;
 
@@ -12,7 +13,7 @@ use std::time::Instant;
 use crate::game::{Game, Playable};
 use crate::search::limits::SearchLimits;
 use crate::search::tt::TranspositionTable;
-use crate::search::{self, SearchInfo, SearchResult};
+use crate::search::{self, OnEvent, SearchResult};
 
 /// Transposition table size when the manager says nothing, well under Gomocup's 350 MB cap.
 pub const DEFAULT_HASH_MB: usize = 64;
@@ -54,12 +55,19 @@ impl Engine {
 
     /// Starts a new game: the table is emptied, and resized if a new size was asked for.
     pub fn new_game(&mut self) {
-        if self.wanted_hash_mb == self.hash_mb {
+        if !self.apply_hash_size() {
             self.tt.clear();
-        } else {
-            self.tt = TranspositionTable::new(self.wanted_hash_mb);
-            self.hash_mb = self.wanted_hash_mb;
         }
+    }
+
+    /// Resizes the table (emptying it) if a new size was asked for; says whether it did.
+    pub fn apply_hash_size(&mut self) -> bool {
+        if self.wanted_hash_mb == self.hash_mb {
+            return false;
+        }
+        self.tt = TranspositionTable::new(self.wanted_hash_mb);
+        self.hash_mb = self.wanted_hash_mb;
+        true
     }
 
     pub fn threads(&self) -> usize {
@@ -82,9 +90,9 @@ impl Engine {
         limits: &SearchLimits,
         start: Instant,
         stop: &AtomicBool,
-        on_info: &mut (dyn FnMut(&SearchInfo<G::Move>) + Send),
+        on_event: &mut OnEvent<'_, G::Move>,
     ) -> SearchResult<G::Move> {
-        search::search(pos, limits, start, self.threads, &self.tt, stop, on_info)
+        search::search(pos, limits, start, self.threads, &self.tt, stop, on_event)
     }
 
     /// Chooses a move for a front end: like [`Engine::go`], but a game small enough to be solved
@@ -95,12 +103,12 @@ impl Engine {
         limits: &SearchLimits,
         start: Instant,
         stop: &AtomicBool,
-        on_info: &mut (dyn FnMut(&SearchInfo<G::Move>) + Send),
+        on_event: &mut OnEvent<'_, G::Move>,
     ) -> SearchResult<G::Move> {
         let mut limits = limits.clone();
         if let Some(depth) = pos.solving_depth() {
             limits.depth = Some(limits.depth.map_or(depth, |d| d.min(depth)).max(1));
         }
-        self.go(pos, &limits, start, stop, on_info)
+        self.go(pos, &limits, start, stop, on_event)
     }
 }

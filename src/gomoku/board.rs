@@ -410,6 +410,15 @@ impl Board {
         self.won || self.foul || self.is_full()
     }
 
+    /// The empty points where the side to move may not play: renju black's double threes, double
+    /// fours and overlines; under every other rule, and for white, none.
+    pub fn forbidden_points(&self) -> Vec<Move> {
+        if self.side != Color::Black {
+            return Vec::new();
+        }
+        self.playable_moves().filter(|&mv| self.is_empty(mv) && self.is_forbidden(mv)).collect()
+    }
+
     /// Plays a checked move for the side to move. Renju black's forbidden move is played, and
     /// loses: the opponent may make one, and then the game is over.
     pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {

@@ -51,6 +51,21 @@ impl Game for Board {
         self.generate(out);
     }
 
+    /// Every empty point near a stone (every point of an empty board) that is not forbidden.
+    fn generate_unpruned(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.is_over() {
+            return;
+        }
+        if self.history().is_empty() {
+            out.extend(self.playable().map(Move::from_index));
+        } else {
+            out.extend(self.candidates());
+        }
+        let forbidden = self.forbidden_points();
+        out.retain(|mv| !forbidden.contains(mv));
+    }
+
     fn make_move(&mut self, mv: Move) {
         self.make(mv);
     }

@@ -3,7 +3,8 @@
 //! Input is read on a thread of its own so that a stop or quit command reaches a running search:
 //! when such a line arrives with nothing queued ahead of it, it is meant for what the session is
 //! doing now, and the reader raises [`Signals`] itself at once. Behind other lines (a transcript
-//! piped in whole) it waits its turn like any command. Every line is stamped with the instant it
+//! piped in whole) it waits its turn like any command. While the session ponders (searches on
+//! the opponent's time), any line at all stops the search. Every line is stamped with the instant it
 //! arrived (a move's clock starts when it was asked for). Output is whole lines, each written
 //! with one `writeln!` and flushed, so a manager never sees half a reply.
 
@@ -49,6 +50,10 @@ pub struct Signals {
     /// Lines the reader has queued and the session has not yet taken.
     queued: AtomicUsize,
     quit: AtomicBool,
+    /// A ponder search is running: the next line, whatever it says, stops it.
+    pondering: AtomicBool,
+    /// The input is over: no line will come to stop a ponder search.
+    closed: AtomicBool,
 }
 
 impl Signals {
@@ -82,10 +87,46 @@ impl Signals {
         self.quit.load(Ordering::SeqCst)
     }
 
-    /// Raises the signals for an interrupting line read while nothing else waits; says
-    /// whether it did.
-    fn raise(&self, interrupt: Interrupt) -> bool {
-        if interrupt == Interrupt::None || self.queued.load(Ordering::SeqCst) > 0 {
+    /// Arms the stop flag for a search on the opponent's time, which the next line of input
+    /// stops, whatever it says. `false`, and no search to run, when a line is already waiting
+    /// or the input is over.
+    pub fn start_pondering(&self) -> bool {
+        self.arm();
+        self.pondering.store(true, Ordering::SeqCst);
+        // Checked after the store: the reader counts a line (or marks the end of input) before
+        // it looks at the flag, so either it is seen here or it finds the flag raised and stops
+        // the search.
+        if self.queued.load(Ordering::SeqCst) > 0 || self.closed.load(Ordering::SeqCst) {
+            self.pondering.store(false, Ordering::SeqCst);
+            return false;
+        }
+        true
+    }
+
+    /// The ponder search is over: lines are ordinary commands again.
+    pub fn stop_pondering(&self) {
+        self.pondering.store(false, Ordering::SeqCst);
+    }
+
+    /// Stops the ponder search, if one runs.
+    fn stop_ponder_search(&self) {
+        if self.pondering.swap(false, Ordering::SeqCst) {
+            self.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Marks the end of input, which also ends a ponder search: nothing else would.
+    fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+        self.stop_ponder_search();
+    }
+
+    /// Raises the signals for a line just read with `ahead` lines queued before it: any line
+    /// stops a ponder search; an interrupting line with nothing ahead also stops (or quits)
+    /// whatever runs. Says whether the line itself interrupts.
+    fn raise(&self, interrupt: Interrupt, ahead: usize) -> bool {
+        self.stop_ponder_search();
+        if interrupt == Interrupt::None || ahead > 0 {
             return false;
         }
         if interrupt == Interrupt::Quit {
@@ -123,12 +164,13 @@ where
                 let received = Instant::now();
                 // Managers send ASCII; anything else must not kill the brain.
                 let text = String::from_utf8_lossy(&buffer).trim_end_matches(['\r', '\n']).to_string();
-                let interrupted = signals.raise(classify(&text));
-                signals.queued.fetch_add(1, Ordering::SeqCst);
+                let ahead = signals.queued.fetch_add(1, Ordering::SeqCst);
+                let interrupted = signals.raise(classify(&text), ahead);
                 if sender.send(InputLine { text, received, interrupted }).is_err() {
                     break;
                 }
             }
+            signals.close();
         })
         .expect("the operating system refused to start the input thread");
     receiver
@@ -194,12 +236,44 @@ mod tests {
     #[test]
     fn arming_keeps_a_raised_stop_until_it_is_taken() {
         let signals = Signals::default();
-        assert!(signals.raise(Interrupt::Stop));
         signals.queued.fetch_add(1, Ordering::SeqCst);
+        assert!(signals.raise(Interrupt::Stop, 0));
         signals.arm();
         assert!(signals.stop_flag().load(Ordering::SeqCst), "the stop line is still queued");
         signals.take(&InputLine { text: "stop".into(), received: Instant::now(), interrupted: true });
         signals.arm();
+        assert!(!signals.stop_flag().load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn any_line_stops_a_ponder_search_and_only_that_one() {
+        let signals = Signals::default();
+        assert!(signals.start_pondering());
+        assert!(!signals.stop_flag().load(Ordering::SeqCst));
+        assert!(!signals.raise(Interrupt::None, 0));
+        assert!(signals.stop_flag().load(Ordering::SeqCst), "the line stops the ponder search");
+        signals.stop_pondering();
+        signals.arm();
+        assert!(!signals.raise(Interrupt::None, 0));
+        assert!(!signals.stop_flag().load(Ordering::SeqCst), "an ordinary line stops no ordinary search");
+    }
+
+    #[test]
+    fn the_end_of_input_stops_pondering() {
+        let signals = Signals::default();
+        assert!(signals.start_pondering());
+        signals.close();
+        assert!(signals.stop_flag().load(Ordering::SeqCst));
+        signals.stop_pondering();
+        assert!(!signals.start_pondering(), "no line can stop it any more");
+    }
+
+    #[test]
+    fn no_pondering_while_a_line_waits() {
+        let signals = Signals::default();
+        signals.queued.fetch_add(1, Ordering::SeqCst);
+        assert!(!signals.start_pondering());
+        assert!(!signals.raise(Interrupt::None, 1));
         assert!(!signals.stop_flag().load(Ordering::SeqCst));
     }
 

@@ -1,5 +1,7 @@
 //! What a caller may ask of one search: any mix of depth, node, per-move time and game-clock
-//! limits. The first one reached ends the search.
+//! limits (the first one reached ends the search), which root moves to leave out, how many best
+//! root moves to rank, and whether to report root moves as they are searched. Moves appear as
+//! [`crate::game::Game::encode_move`] codes, so the limits stay the same type for every game.
 
 use std::time::Duration;
 
@@ -14,6 +16,15 @@ pub struct SearchLimits {
     pub move_time: Option<Duration>,
     /// Remaining time on the game clock, shared over the moves still to play.
     pub clock: Option<Clock>,
+    /// Root moves never to be chosen (moves a user blocked), as move codes. When they include
+    /// every move the game offers, the search falls back on
+    /// [`crate::game::Game::generate_unpruned`], still without them.
+    pub excluded: Vec<u32>,
+    /// How many best root moves to rank, each with its own line and score (multi-PV); 0 and 1
+    /// both mean the best move only.
+    pub multi_pv: usize,
+    /// Report every root move of the best line's search as it is searched (a GUI's live view).
+    pub report_root_moves: bool,
 }
 
 /// A game clock as the protocol last reported it.

@@ -1,5 +1,7 @@
-//! The Gomocup (piskvork) brain protocol, version 2, with the Yixin stop words and the swap2
-//! opening command: <https://plastovicka.github.io/protocl2en.htm>.
+//! The Gomocup (piskvork) brain protocol, version 2, with the swap2 opening command and the
+//! Yixin-Board extensions (`YXBOARD`, `YXNBEST`, blocked points, balanced openings, live search
+//! reports, pondering): <https://plastovicka.github.io/protocl2en.htm>,
+//! <https://github.com/accreator/Yixin-protocol>.
 //!
 //! [`parse`] turns one line into a [`parse::Command`]; [`session`] keeps the game and the
 //! settings between lines and answers with [`parse::Response`]s.

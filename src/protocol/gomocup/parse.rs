@@ -2,7 +2,8 @@
 //! prints one brain line.
 //!
 //! Parsing is pure and knows no game state: coordinates are plain numbers, checked against the
-//! board by the session. Keywords are case-insensitive and surrounding whitespace (the manager's
+//! board by the session. Besides protocol 2 it reads the Yixin-Board extensions (the `YX...`
+//! commands and their `INFO` keys), as Yixin-Board, piskvork and Rapfi use them. Keywords are case-insensitive and surrounding whitespace (the manager's
 //! `\r` included) is ignored. Once a keyword is recognised its arguments are parsed under `cut`,
 //! so a known command with bad arguments ([`ParseError::BadArguments`], answered `ERROR`) is told
 //! apart from a line that is no command at all ([`ParseError::Unknown`], answered `UNKNOWN`).
@@ -24,7 +25,7 @@ use crate::gomoku::Move;
 pub enum Command {
     /// `START size`: a new square game.
     Start(usize),
-    /// `RECTSTART width,height`: a new rectangular game.
+    /// `RECTSTART width,height`, or Yixin-Board's `START width height`: a new rectangular game.
     RectStart(usize, usize),
     /// `RESTART`: a new game on the same board.
     Restart,
@@ -54,6 +55,28 @@ pub enum Command {
     Play(usize, usize),
     /// `STOP` or `YXSTOP`: answer now with the best move found.
     Stop,
+    /// `YXBOARD`: stone lines follow until `DONE`, as for `BOARD`, but the brain does not move.
+    YxBoard,
+    /// `YXNBEST n`: the n best moves as messages, then the best one played like a `TURN` reply.
+    YxNBest(usize),
+    /// `YXSHOWINFO`: the brain's limits for the GUI, and live search reports from now on.
+    YxShowInfo,
+    /// `YXSHOWFORBID`: the points the side to move may not play.
+    YxShowForbid,
+    /// `YXHASHCLEAR`: forget every searched position.
+    YxHashClear,
+    /// `YXBLOCK`: points follow until `DONE` that the brain must not play.
+    YxBlock,
+    /// `YXBLOCKUNDO`: points follow until `DONE` that the brain may play again.
+    YxBlockUndo,
+    /// `YXBLOCKRESET`: every point may be played again.
+    YxBlockReset,
+    /// `YXBALANCEONE bias` (1 stone) or `YXBALANCETWO bias` (2 stones): the stones after which
+    /// the position's value is closest to `bias`.
+    YxBalance { stones: usize, bias: i32 },
+    /// A Yixin-Board command followed by lines up to `DONE` that this brain does not support
+    /// (its database and block-path commands): answered `UNKNOWN`, its lines skipped.
+    UnsupportedBlock,
 }
 
 /// `INFO` settings. Times are milliseconds (negative values read as 0), memory is bytes.
@@ -70,6 +93,16 @@ pub enum Info {
     ThreadNum(u32),
     /// Yixin's `max_depth`, as c-gomoku-cli sends it: the deepest search iteration; 0 lifts the cap.
     MaxDepth(u32),
+    /// Yixin's `hash_size`: the table's size in KiB; 0 means the brain's default.
+    HashSize(u64),
+    /// Yixin's `max_node`: nodes per move; 0 (or Yixin-Board's -1) means no limit.
+    MaxNode(u64),
+    /// Yixin's `time_increment`: milliseconds added to the match clock after each move.
+    TimeIncrement(u64),
+    /// Yixin's `caution_factor`, 0 (rash) to 4 or 5 (cautious).
+    CautionFactor(u32),
+    /// Yixin's `pondering`: 1 thinks on the opponent's time, anything else does not.
+    Pondering(bool),
     /// Keys this brain does not use are accepted and ignored, as the protocol asks.
     Unknown {
         key: String,
@@ -119,6 +152,8 @@ fn usage(command: &str) -> &'static str {
         "RECTSTART" => "RECTSTART WIDTH,HEIGHT",
         "TURN" | "TAKEBACK" | "PLAY" => "X,Y",
         "INFO" => "INFO KEY VALUE",
+        "YXNBEST" => "YXNBEST COUNT",
+        "YXBALANCEONE" | "YXBALANCETWO" => "a score bias, e.g. YXBALANCEONE 0",
         "stone line" => "X,Y or X,Y,FIELD",
         _ => "no arguments",
     }
@@ -127,8 +162,18 @@ fn usage(command: &str) -> &'static str {
 type Res<'a, T> = IResult<&'a str, T>;
 
 fn command(input: &str) -> Res<'_, Command> {
+    alt((protocol_command, yixin_command, preceded(peek(one_of("-0123456789")), cut(terminated(stone, eof)))))
+        .parse(input)
+}
+
+fn protocol_command(input: &str) -> Res<'_, Command> {
     alt((
-        with_args("START", preceded(space1, number)).map(Command::Start),
+        with_args("START", preceded(space1, (number, opt(preceded(space1, number))))).map(
+            |(size, height)| match height {
+                Some(height) => Command::RectStart(size, height),
+                None => Command::Start(size),
+            },
+        ),
         with_args("RECTSTART", preceded(space1, point)).map(|(w, h)| Command::RectStart(w, h)),
         no_args("RESTART", Command::Restart),
         no_args("BEGIN", Command::Begin),
@@ -142,8 +187,43 @@ fn command(input: &str) -> Res<'_, Command> {
         with_args("TAKEBACK", preceded(space1, point)).map(|(x, y)| Command::Takeback(x, y)),
         with_args("PLAY", preceded(space1, point)).map(|(x, y)| Command::Play(x, y)),
         no_args("STOP", Command::Stop),
+    ))
+    .parse(input)
+}
+
+fn yixin_command(input: &str) -> Res<'_, Command> {
+    alt((
         no_args("YXSTOP", Command::Stop),
-        preceded(peek(one_of("-0123456789")), cut(terminated(stone, eof))),
+        no_args("YXBOARD", Command::YxBoard),
+        with_args("YXNBEST", preceded(space1, number)).map(Command::YxNBest),
+        no_args("YXSHOWINFO", Command::YxShowInfo),
+        no_args("YXSHOWFORBID", Command::YxShowForbid),
+        no_args("YXHASHCLEAR", Command::YxHashClear),
+        no_args("YXBLOCK", Command::YxBlock),
+        no_args("YXBLOCKUNDO", Command::YxBlockUndo),
+        no_args("YXBLOCKRESET", Command::YxBlockReset),
+        with_args("YXBALANCEONE", preceded(space1, bias)).map(|bias| Command::YxBalance { stones: 1, bias }),
+        with_args("YXBALANCETWO", preceded(space1, bias)).map(|bias| Command::YxBalance { stones: 2, bias }),
+        value(Command::UnsupportedBlock, preceded(unsupported_block, rest)),
+    ))
+    .parse(input)
+}
+
+/// Yixin-Board's commands that send a position or points up to `DONE`, for features this brain
+/// does not have.
+fn unsupported_block(input: &str) -> Res<'_, &str> {
+    alt((
+        keyword("YXBLOCKPATH"),
+        keyword("YXBLOCKPATHUNDO"),
+        keyword("YXQUERYDATABASEALL"),
+        keyword("YXQUERYDATABASEALLT"),
+        keyword("YXQUERYDATABASEONE"),
+        keyword("YXQUERYDATABASETEXT"),
+        keyword("YXEDITTVDDATABASE"),
+        keyword("YXEDITTEXTDATABASE"),
+        keyword("YXEDITLABELDATABASE"),
+        keyword("YXDELETEDATABASEONE"),
+        keyword("YXDELETEDATABASEALL"),
     ))
     .parse(input)
 }
@@ -174,9 +254,19 @@ fn point(input: &str) -> Res<'_, (usize, usize)> {
     separated_pair(number, (space0, char(','), space0), number).parse(input)
 }
 
-/// Milliseconds; some managers send a negative `time_left` once the clock has run out.
-fn millis(input: &str) -> Res<'_, u64> {
-    map_res(recognize((opt(char('-')), digit1)), |s: &str| s.parse::<i64>().map(|v| v.max(0) as u64)).parse(input)
+/// A count read as at least zero: some managers send a negative `time_left` once the clock has
+/// run out, and Yixin-Board `max_node -1` for no limit.
+fn non_negative(input: &str) -> Res<'_, u64> {
+    signed.map(|v| v.max(0) as u64).parse(input)
+}
+
+fn signed(input: &str) -> Res<'_, i64> {
+    map_res(recognize((opt(char('-')), digit1)), str::parse).parse(input)
+}
+
+/// A score bias, in the engine's score units.
+fn bias(input: &str) -> Res<'_, i32> {
+    map_res(signed, i32::try_from).parse(input)
 }
 
 fn stone(input: &str) -> Res<'_, Command> {
@@ -190,9 +280,9 @@ fn stone(input: &str) -> Res<'_, Command> {
 
 fn info(input: &str) -> Res<'_, Info> {
     alt((
-        info_key("timeout_turn", millis).map(Info::TimeoutTurn),
-        info_key("timeout_match", millis).map(Info::TimeoutMatch),
-        info_key("time_left", millis).map(Info::TimeLeft),
+        info_key("timeout_turn", non_negative).map(Info::TimeoutTurn),
+        info_key("timeout_match", non_negative).map(Info::TimeoutMatch),
+        info_key("time_left", non_negative).map(Info::TimeLeft),
         info_key("max_memory", map_res(digit1, str::parse)).map(Info::MaxMemory),
         info_key("game_type", map_res(digit1, str::parse)).map(Info::GameType),
         info_key("rule", map_res(digit1, str::parse)).map(Info::Rule),
@@ -200,6 +290,11 @@ fn info(input: &str) -> Res<'_, Info> {
         info_key("folder", rest).map(|path: &str| Info::Folder(path.to_string())),
         info_key("thread_num", map_res(digit1, str::parse)).map(Info::ThreadNum),
         info_key("max_depth", map_res(digit1, str::parse)).map(Info::MaxDepth),
+        info_key("hash_size", map_res(digit1, str::parse)).map(Info::HashSize),
+        info_key("max_node", non_negative).map(Info::MaxNode),
+        info_key("time_increment", non_negative).map(Info::TimeIncrement),
+        info_key("caution_factor", map_res(digit1, str::parse)).map(Info::CautionFactor),
+        info_key("pondering", map_res(digit1, str::parse)).map(|value: u32| Info::Pondering(value == 1)),
         (take_while1(|c: char| !c.is_whitespace()), rest)
             .map(|(key, value): (&str, &str)| Info::Unknown { key: key.to_string(), value: value.trim().to_string() }),
     ))
@@ -229,6 +324,8 @@ pub enum Response {
     About,
     /// Free text the manager shows to the user, e.g. search progress.
     Message(String),
+    /// `YXSHOWFORBID`'s answer: every point as `xxyy`, then a full stop.
+    Forbid(Vec<Move>),
 }
 
 impl fmt::Display for Response {
@@ -254,6 +351,13 @@ impl fmt::Display for Response {
                 env!("CARGO_PKG_VERSION")
             ),
             Response::Message(text) => write!(f, "MESSAGE {}", OneLine(text)),
+            Response::Forbid(points) => {
+                write!(f, "FORBID ")?;
+                for mv in points {
+                    write!(f, "{:02}{:02}", mv.x(), mv.y())?;
+                }
+                write!(f, ".")
+            }
         }
     }
 }
@@ -321,7 +425,32 @@ mod tests {
             ("INFO thread_num 4", Command::Info(Info::ThreadNum(4))),
             ("INFO max_depth 2", Command::Info(Info::MaxDepth(2))),
             ("INFO MAX_DEPTH 0", Command::Info(Info::MaxDepth(0))),
-            ("INFO caution_factor 3", Command::Info(Info::Unknown { key: "caution_factor".into(), value: "3".into() })),
+            ("INFO caution_factor 3", Command::Info(Info::CautionFactor(3))),
+            ("INFO HASH_SIZE 65536", Command::Info(Info::HashSize(65536))),
+            ("INFO max_node -1", Command::Info(Info::MaxNode(0))),
+            ("INFO MAX_NODE 240000", Command::Info(Info::MaxNode(240_000))),
+            ("INFO time_increment 2000", Command::Info(Info::TimeIncrement(2000))),
+            ("INFO pondering 1", Command::Info(Info::Pondering(true))),
+            ("INFO Pondering 0", Command::Info(Info::Pondering(false))),
+            (
+                "INFO thread_split_depth 5",
+                Command::Info(Info::Unknown { key: "thread_split_depth".into(), value: "5".into() }),
+            ),
+            ("START 15 15", Command::RectStart(15, 15)),
+            ("start 20 15", Command::RectStart(20, 15)),
+            ("YXBOARD", Command::YxBoard),
+            ("yxnbest 3", Command::YxNBest(3)),
+            ("YXSHOWINFO", Command::YxShowInfo),
+            ("YxShowForbid", Command::YxShowForbid),
+            ("YXHASHCLEAR", Command::YxHashClear),
+            ("YXBLOCK", Command::YxBlock),
+            ("YXBLOCKUNDO", Command::YxBlockUndo),
+            ("yxblockreset", Command::YxBlockReset),
+            ("YXBALANCEONE 0", Command::YxBalance { stones: 1, bias: 0 }),
+            ("YXBALANCETWO -150", Command::YxBalance { stones: 2, bias: -150 }),
+            ("YXBLOCKPATH", Command::UnsupportedBlock),
+            ("yxquerydatabaseall", Command::UnsupportedBlock),
+            ("YXEDITTVDDATABASE 15 87 100 10", Command::UnsupportedBlock),
             ("INFO timeout_turnx 3", Command::Info(Info::Unknown { key: "timeout_turnx".into(), value: "3".into() })),
         ];
         for (line, expected) in table {
@@ -336,11 +465,23 @@ mod tests {
             ("HELLO", Err(ParseError::Unknown)),
             ("TURNS 1,2", Err(ParseError::Unknown)),
             ("STARTX 20", Err(ParseError::Unknown)),
-            ("YXBOARD", Err(ParseError::Unknown)),
+            ("YXBOARDS", Err(ParseError::Unknown)),
+            ("YXSHOWHASHUSAGE", Err(ParseError::Unknown)),
+            ("YXSEARCHDEFEND", Err(ParseError::Unknown)),
+            ("YXBLOCKPATHRESET", Err(ParseError::Unknown)),
+            ("YXNBEST", bad("YXNBEST")),
+            ("YXNBEST -2", bad("YXNBEST")),
+            ("YXNBEST 2,3", bad("YXNBEST")),
+            ("YXBALANCEONE", bad("YXBALANCEONE")),
+            ("YXBALANCETWO 99999999999", bad("YXBALANCETWO")),
+            ("YXBOARD 1", bad("YXBOARD")),
+            ("INFO pondering yes", bad("INFO")),
+            ("INFO hash_size -1", bad("INFO")),
             ("START", bad("START")),
             ("START x", bad("START")),
             ("START -5", bad("START")),
-            ("START 20 20", bad("START")),
+            ("START 20 20 20", bad("START")),
+            ("START 20 x", bad("START")),
             ("START 99999999999999999999999", bad("START")),
             ("RECTSTART 20", bad("RECTSTART")),
             ("TURN", bad("TURN")),
@@ -381,6 +522,8 @@ mod tests {
         assert_eq!(Response::Move(a).to_string(), "7,8");
         assert_eq!(Response::Stones(vec![a, b]).to_string(), "7,8 9,10");
         assert_eq!(Response::Swap.to_string(), "SWAP");
+        assert_eq!(Response::Forbid(vec![a, b]).to_string(), "FORBID 07080910.");
+        assert_eq!(Response::Forbid(Vec::new()).to_string(), "FORBID .");
         assert!(Response::About.to_string().starts_with(r#"name="Arbor", version=""#));
     }
 }

@@ -7,8 +7,18 @@
 //!   only when the command succeeds.
 //! - Nothing is printed after `END`, not even the answer of a search it interrupted (an `END`
 //!   queued behind other lines is answered in its turn, after them).
-//! - Lines are answered in the order they arrived; `BOARD` and `SWAP2BOARD` collect lines until
-//!   `DONE`, then answer once.
+//! - Lines are answered in the order they arrived; `BOARD`, `YXBOARD`, `SWAP2BOARD`, `YXBLOCK`
+//!   and `YXBLOCKUNDO` collect lines until `DONE`, then answer once (or not at all).
+//! - Blocked points (`YXBLOCK`) are never the brain's move, whatever the command.
+//! - With `INFO pondering 1`, after each move it plays the brain searches the position on the
+//!   opponent's time until the next line arrives, sharing the table with the next search; the
+//!   ponder search prints nothing but one `MESSAGE` when it ends, so it is never taken for a
+//!   reply.
+//! - After `YXSHOWINFO` (GUI mode) searches also send Yixin-Board's live `MESSAGE REALTIME`
+//!   lines: `BEST x,y` when the best root move changes, `LOST x,y` once for each root move
+//!   proven lost, and `REFRESH` after each iteration (then `BEST` again if the iteration's
+//!   ranking changed the best move). Yixin's `POS`/`DONE` lines per root move
+//!   are not sent: every root move of every iteration, from depth 1 on, would be two lines.
 
 use std::io::{self, BufReader, Write};
 use std::sync::Arc;
@@ -17,22 +27,25 @@ use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use super::parse::{Command, Info, ParseError, Response, parse_command};
+use crate::engine::balance::{BalanceTarget, Balanced};
 use crate::engine::{Engine, default_threads};
+use crate::game::Game;
 use crate::gomoku::swap2::{self, Judgement, Swap2Choice};
 use crate::gomoku::{Board, Color, Move, Rule};
 use crate::protocol::io::{InputLine, Interrupt, Output, Signals, spawn_reader};
 use crate::search::limits::{Clock, SearchLimits};
-use crate::search::score::describe;
+use crate::search::score::{Score, describe, is_mate};
 use crate::search::time::EXPECTED_MOVES_LEFT;
-use crate::search::{SearchInfo, SearchResult};
+use crate::search::{RootLine, SearchEvent, SearchInfo, SearchResult};
 
 /// `timeout_turn` when the manager does not send one (piskvork's default).
 const DEFAULT_TURN_TIME: Duration = Duration::from_millis(5_000);
 /// Share of the manager's `max_memory` given to the transposition table; the rest covers the
 /// program, the per-thread tables and the memory the allocator keeps back.
 const HASH_MEMORY_SHARE: f64 = 0.4;
-/// Largest table taken from a `max_memory`, however large: allocating more would make `START`
-/// (where a new size takes effect) slow enough to worry a manager waiting for its `OK`.
+/// Largest table taken from a `max_memory` or a `hash_size`, however large: allocating more
+/// would make `START` (where a new size takes effect) slow enough to worry a manager waiting for
+/// its `OK`.
 const MAX_HASH_MB: usize = 256;
 /// Share of a move's time each swap2 judgement search may use; swap2 makes at most three.
 const SWAP2_JUDGE_SHARE: f64 = 0.2;
@@ -67,6 +80,8 @@ enum Flow {
 /// What a command comes to, when it does not fail (a failure is the text of its `ERROR`).
 enum Answer {
     Reply(Response),
+    /// Several lines, in order.
+    Replies(Vec<Response>),
     Nothing,
     /// `END`: exit without another word.
     Quit,
@@ -75,16 +90,26 @@ enum Answer {
 /// Where the next input lines go.
 enum Mode {
     Commands,
-    /// Inside `BOARD`: `(x, y, field)` lines so far, and the first problem met.
+    /// Inside `BOARD` or `YXBOARD` (`think` false): `(x, y, field)` lines so far, and the first
+    /// problem met.
     Board {
         stones: Vec<(usize, usize, usize)>,
         error: Option<String>,
+        think: bool,
     },
     /// Inside `SWAP2BOARD`: opening stones so far, and the first problem met.
     Swap2 {
         stones: Vec<(usize, usize)>,
         error: Option<String>,
     },
+    /// Inside `YXBLOCK` or `YXBLOCKUNDO` (`unblock` true): points so far, and the first problem.
+    Block {
+        points: Vec<(usize, usize)>,
+        error: Option<String>,
+        unblock: bool,
+    },
+    /// Inside a Yixin-Board command this brain does not support: its lines are skipped.
+    Skip,
 }
 
 /// The manager's time settings, as last sent.
@@ -94,6 +119,8 @@ struct TimeControl {
     /// Zero means no match clock.
     match_time: Duration,
     left: Option<Duration>,
+    /// Added to the match clock after each move.
+    increment: Duration,
 }
 
 impl TimeControl {
@@ -104,7 +131,7 @@ impl TimeControl {
     fn clock(&self) -> Option<Clock> {
         (!self.match_time.is_zero()).then(|| Clock {
             remaining: self.left.unwrap_or(self.match_time),
-            increment: Duration::ZERO,
+            increment: self.increment,
             moves_to_go: None,
         })
     }
@@ -134,9 +161,19 @@ pub struct Session<W: Write + Send> {
     time: TimeControl,
     /// Deepest iteration of any search; `None` searches until the time is up.
     max_depth: Option<u32>,
+    /// Nodes any move may search (`INFO max_node`).
+    max_nodes: Option<u64>,
     /// Table size when the manager sets no memory limit: the engine's size at start-up.
     default_hash_mb: usize,
     mode: Mode,
+    /// Points the brain must not play (`YXBLOCK`).
+    blocked: Vec<Move>,
+    /// `YXSHOWINFO` was sent: searches report live for Yixin-Board.
+    gui: bool,
+    /// `INFO pondering 1`.
+    pondering: bool,
+    /// The position to ponder once the current line is answered: the opponent is to move.
+    ponder: Option<Board>,
 }
 
 impl<W: Write + Send> Session<W> {
@@ -151,9 +188,19 @@ impl<W: Write + Send> Session<W> {
             setup: 0,
             rule: Rule::Freestyle,
             rule_error: None,
-            time: TimeControl { turn: DEFAULT_TURN_TIME, match_time: Duration::ZERO, left: None },
+            time: TimeControl {
+                turn: DEFAULT_TURN_TIME,
+                match_time: Duration::ZERO,
+                left: None,
+                increment: Duration::ZERO,
+            },
             max_depth: None,
+            max_nodes: None,
             mode: Mode::Commands,
+            blocked: Vec::new(),
+            gui: false,
+            pondering: false,
+            ponder: None,
         }
     }
 
@@ -163,12 +210,15 @@ impl<W: Write + Send> Session<W> {
         self
     }
 
-    /// Answers `lines` until `END`, or until they run out. Only a failure to write the replies
-    /// ends the session with an error.
+    /// Answers `lines` until `END`, or until they run out, pondering between them when asked
+    /// to. Only a failure to write the replies ends the session with an error.
     pub fn run(mut self, lines: Receiver<InputLine>) -> io::Result<()> {
         for line in lines {
             if self.handle(&line)? == Flow::Quit {
                 break;
+            }
+            if let Some(position) = self.ponder.take() {
+                self.ponder_on(&position)?;
             }
         }
         Ok(())
@@ -188,17 +238,25 @@ impl<W: Write + Send> Session<W> {
         let answer = match std::mem::replace(&mut self.mode, Mode::Commands) {
             _ if command == Ok(Command::End) => Ok(Answer::Quit),
             Mode::Commands => match command {
-                Ok(command) => self.command(command, line.received),
+                Ok(command) => self.command(command, text, line.received),
                 Err(ParseError::Unknown) => Ok(Answer::Reply(Response::Unknown(text.to_string()))),
                 Err(error) => Err(error.to_string()),
             },
-            Mode::Board { stones, error } if command == Ok(Command::Done) => {
-                self.finish_board(&stones, error, line.received)
+            Mode::Board { stones, error, think } if command == Ok(Command::Done) => {
+                self.finish_board(&stones, error, think, line.received)
             }
             Mode::Swap2 { stones, error } if command == Ok(Command::Done) => {
                 self.finish_swap2(&stones, error, line.received)
             }
-            Mode::Board { mut stones, mut error } => {
+            Mode::Block { points, error, unblock } if command == Ok(Command::Done) => {
+                self.finish_block(&points, error, unblock)
+            }
+            Mode::Skip if command == Ok(Command::Done) => Ok(Answer::Nothing),
+            Mode::Skip => {
+                self.mode = Mode::Skip;
+                Ok(Answer::Nothing)
+            }
+            Mode::Board { mut stones, mut error, think } => {
                 match command {
                     Ok(Command::Stone { x, y, field }) => stones.push((x, y, field)),
                     Ok(Command::Stop) => {}
@@ -206,7 +264,18 @@ impl<W: Write + Send> Session<W> {
                         error.get_or_insert_with(|| format!("unexpected line in BOARD: {text}"));
                     }
                 }
-                self.mode = Mode::Board { stones, error };
+                self.mode = Mode::Board { stones, error, think };
+                Ok(Answer::Nothing)
+            }
+            Mode::Block { mut points, mut error, unblock } => {
+                match command {
+                    Ok(Command::Point(x, y)) => points.push((x, y)),
+                    Ok(Command::Stop) => {}
+                    _ => {
+                        error.get_or_insert_with(|| format!("unexpected line in YXBLOCK: {text}"));
+                    }
+                }
+                self.mode = Mode::Block { points, error, unblock };
                 Ok(Answer::Nothing)
             }
             Mode::Swap2 { mut stones, mut error } => {
@@ -223,6 +292,11 @@ impl<W: Write + Send> Session<W> {
         };
         match answer {
             Ok(Answer::Reply(response)) => self.out.line(response)?,
+            Ok(Answer::Replies(responses)) => {
+                for response in responses {
+                    self.out.line(response)?;
+                }
+            }
             Ok(Answer::Nothing) => {}
             Ok(Answer::Quit) => return Ok(Flow::Quit),
             Err(message) => self.out.line(Response::Error(message))?,
@@ -230,10 +304,23 @@ impl<W: Write + Send> Session<W> {
         Ok(Flow::Continue)
     }
 
-    fn command(&mut self, command: Command, received: Instant) -> Result<Answer, String> {
+    /// Answers a command outside any multi-line block; `text` is its line.
+    fn command(&mut self, command: Command, text: &str, received: Instant) -> Result<Answer, String> {
         let needs_rule = !matches!(
             command,
-            Command::Info(_) | Command::About | Command::Stop | Command::End | Command::Board | Command::Swap2Board
+            Command::Info(_)
+                | Command::About
+                | Command::Stop
+                | Command::End
+                | Command::Board
+                | Command::YxBoard
+                | Command::Swap2Board
+                | Command::YxShowInfo
+                | Command::YxHashClear
+                | Command::YxBlock
+                | Command::YxBlockUndo
+                | Command::YxBlockReset
+                | Command::UnsupportedBlock
         );
         if needs_rule && let Some(error) = self.rule_error.take() {
             // A refused START ends the old game all the same: moves must not land on it.
@@ -251,14 +338,19 @@ impl<W: Write + Send> Session<W> {
             }
             Command::Begin => {
                 let board = self.game()?;
-                self.play_best(board, self.setup, received)
+                self.play_best(board, self.setup, received, None)
             }
             Command::Turn(x, y) => {
                 let mut board = self.game()?;
                 let mv = square(&board, x, y)?;
                 board.play(mv).map_err(|error| format!("cannot play {mv}: {error}"))?;
-                self.play_best(board, self.setup, received)
+                self.play_best(board, self.setup, received, None)
             }
+            Command::YxNBest(count) => {
+                let board = self.game()?;
+                self.play_best(board, self.setup, received, Some(count.max(1)))
+            }
+            Command::YxBalance { stones, bias } => self.balance(stones, bias, received),
             Command::Play(x, y) => {
                 let mut board = self.game()?;
                 let mv = square(&board, x, y)?;
@@ -267,8 +359,29 @@ impl<W: Write + Send> Session<W> {
                 Ok(Answer::Reply(Response::Move(mv)))
             }
             Command::Takeback(x, y) => self.takeback(x, y),
-            Command::Board => {
-                self.mode = Mode::Board { stones: Vec::new(), error: None };
+            Command::Board | Command::YxBoard => {
+                self.mode = Mode::Board { stones: Vec::new(), error: None, think: command == Command::Board };
+                Ok(Answer::Nothing)
+            }
+            Command::YxBlock | Command::YxBlockUndo => {
+                let unblock = command == Command::YxBlockUndo;
+                self.mode = Mode::Block { points: Vec::new(), error: None, unblock };
+                Ok(Answer::Nothing)
+            }
+            Command::YxBlockReset => {
+                self.blocked.clear();
+                Ok(Answer::Nothing)
+            }
+            Command::YxShowInfo => {
+                self.gui = true;
+                Ok(Answer::Replies(vec![
+                    Response::Message(format!("INFO MAX_THREAD_NUM {}", default_threads())),
+                    Response::Message(format!("INFO MAX_HASH_SIZE {}", max_hash_size_exponent())),
+                ]))
+            }
+            Command::YxShowForbid => Ok(Answer::Reply(Response::Forbid(self.game()?.forbidden_points()))),
+            Command::YxHashClear => {
+                self.engine.clear_hash();
                 Ok(Answer::Nothing)
             }
             Command::Swap2Board => {
@@ -283,8 +396,12 @@ impl<W: Write + Send> Session<W> {
             // A stop with no search running has nothing to stop.
             Command::Stop => Ok(Answer::Nothing),
             Command::End => Ok(Answer::Quit),
-            Command::Done => Err("DONE without BOARD or SWAP2BOARD".into()),
+            Command::Done => Err("DONE without BOARD, YXBOARD, SWAP2BOARD, YXBLOCK or YXBLOCKUNDO".into()),
             Command::Stone { .. } | Command::Point(..) => Err("stone line outside BOARD or SWAP2BOARD".into()),
+            Command::UnsupportedBlock => {
+                self.mode = Mode::Skip;
+                Ok(Answer::Reply(Response::Unknown(text.to_string())))
+            }
         }
     }
 
@@ -293,12 +410,20 @@ impl<W: Write + Send> Session<W> {
         self.board.clone().ok_or_else(|| "no game: send START first".to_string())
     }
 
+    /// A new game. The table keeps what it knows when the size stays (Yixin-Board sends
+    /// `START` before every position it asks about, and pondering and earlier searches must not
+    /// be lost); a new size empties it, since keys do not include the size.
     fn start(&mut self, width: usize, height: usize) -> Result<Answer, String> {
         let board = Board::new(width, height, self.rule).map_err(|_| "unsupported size")?;
+        let same_size = self.board.as_ref().is_some_and(|old| old.width() == width && old.height() == height);
+        if same_size {
+            self.engine.apply_hash_size();
+        } else {
+            self.engine.new_game();
+        }
         self.board = Some(board);
         self.setup = 0;
         self.time.left = None;
-        self.engine.new_game();
         Ok(Answer::Reply(Response::Ok))
     }
 
@@ -319,10 +444,12 @@ impl<W: Write + Send> Session<W> {
         Ok(Answer::Reply(Response::Ok))
     }
 
+    /// Sets up the position of `BOARD` (then moves) or `YXBOARD` (`think` false: silent).
     fn finish_board(
         &mut self,
         stones: &[(usize, usize, usize)],
         error: Option<String>,
+        think: bool,
         received: Instant,
     ) -> Result<Answer, String> {
         if let Some(error) = self.rule_error.take().or(error) {
@@ -349,16 +476,46 @@ impl<W: Write + Send> Session<W> {
             let (own, opponent) = (own.len(), opponent.len());
             return Err(format!("{own} own and {opponent} opponent stones: the brain cannot be to move"));
         };
-        if self.rule == Rule::Renju
-            && let Some(board) = in_move_order(&current, stones, brain_is_black)
-        {
-            let board = board?;
-            return self.play_best(board, 0, received);
+        let in_order = (self.rule == Rule::Renju).then(|| in_move_order(&current, stones, brain_is_black)).flatten();
+        let (board, setup) = match in_order {
+            // Replayed in order, so TAKEBACK can undo the stones one by one.
+            Some(board) => (board?, 0),
+            None => {
+                let board = Board::from_stones(current.width(), current.height(), self.rule, &black, &white)
+                    .map_err(|error| format!("bad position: {error}"))?;
+                let setup = board.history().len();
+                (board, setup)
+            }
+        };
+        if !think {
+            self.board = Some(board);
+            self.setup = setup;
+            return Ok(Answer::Nothing);
         }
-        let board = Board::from_stones(current.width(), current.height(), self.rule, &black, &white)
-            .map_err(|error| format!("bad position: {error}"))?;
-        let setup = board.history().len();
-        self.play_best(board, setup, received)
+        self.play_best(board, setup, received, None)
+    }
+
+    /// Adds the points of `YXBLOCK` to the blocked ones, or (`unblock`) frees those of
+    /// `YXBLOCKUNDO`; all of them or, on any problem, none.
+    fn finish_block(
+        &mut self,
+        points: &[(usize, usize)],
+        error: Option<String>,
+        unblock: bool,
+    ) -> Result<Answer, String> {
+        if let Some(error) = error {
+            return Err(error);
+        }
+        let board = self.game()?;
+        let points = points.iter().map(|&(x, y)| square(&board, x, y)).collect::<Result<Vec<_>, _>>()?;
+        for mv in points {
+            if unblock {
+                self.blocked.retain(|&blocked| blocked != mv);
+            } else if !self.blocked.contains(&mv) {
+                self.blocked.push(mv);
+            }
+        }
+        Ok(Answer::Nothing)
     }
 
     fn finish_swap2(
@@ -393,39 +550,142 @@ impl<W: Write + Send> Session<W> {
     }
 
     /// Searches `board`, where the brain is to move, plays the answer on it, keeps it as the
-    /// game (its first `setup` moves set up by `BOARD`) and replies with the move. The clock
-    /// started at `received`.
-    fn play_best(&mut self, mut board: Board, setup: usize, received: Instant) -> Result<Answer, String> {
+    /// game (its first `setup` moves set up by `BOARD`) and replies with the move, after the
+    /// `nbest` best moves as messages if asked (`YXNBEST`). The clock started at `received`.
+    fn play_best(
+        &mut self,
+        mut board: Board,
+        setup: usize,
+        received: Instant,
+        nbest: Option<usize>,
+    ) -> Result<Answer, String> {
         if board.is_over() {
             return Err("the game is over".into());
         }
-        let result = self.search(&board, received);
+        let result = self.search(&board, received, nbest.unwrap_or(1));
         if self.signals.quit_requested() {
             return Ok(Answer::Quit);
         }
-        let mv = result.best_move.ok_or("no move to play")?;
+        let mv = result.best_move.ok_or(if self.blocked.is_empty() {
+            "no move to play"
+        } else {
+            "every move is blocked"
+        })?;
         board.play(mv).map_err(|error| format!("search chose {mv}: {error}"))?;
+        let mut replies = Vec::new();
+        if nbest.is_some() {
+            replies.extend(
+                result.lines.iter().enumerate().map(|(i, line)| Response::Message(nbest_line(i, line, result.depth))),
+            );
+        }
+        replies.push(Response::Move(mv));
+        if self.pondering && !board.is_over() {
+            self.ponder = Some(board.clone());
+        }
         self.board = Some(board);
         self.setup = setup;
-        Ok(Answer::Reply(Response::Move(mv)))
+        Ok(Answer::Replies(replies))
     }
 
-    /// Runs the engine with the session's time settings, reporting progress as `MESSAGE` lines
-    /// until `END` arrives.
-    fn search(&mut self, board: &Board, received: Instant) -> SearchResult<Move> {
-        let limits = SearchLimits { depth: self.max_depth, ..self.time.limits() };
-        let Session { engine, out, signals, .. } = self;
+    /// The limits of a search for the brain's own move: the clock, the depth and node caps,
+    /// and the blocked points.
+    fn move_limits(&self) -> SearchLimits {
+        SearchLimits {
+            depth: self.max_depth,
+            nodes: self.max_nodes,
+            excluded: self.blocked.iter().map(|&mv| Board::encode_move(mv)).collect(),
+            ..self.time.limits()
+        }
+    }
+
+    /// Runs the engine with the session's settings, ranking `lines` root moves, reporting
+    /// progress as `MESSAGE` lines (and, in GUI mode, live lines) until `END` arrives.
+    fn search(&mut self, board: &Board, received: Instant, lines: usize) -> SearchResult<Move> {
+        let limits = SearchLimits { multi_pv: lines, report_root_moves: self.gui, ..self.move_limits() };
+        let Session { engine, out, signals, gui, .. } = self;
+        let mut live = Realtime::default();
         signals.arm();
-        engine.go(board, &limits, received, signals.stop_flag(), &mut |info| {
+        engine.go(board, &limits, received, signals.stop_flag(), &mut |event| {
             if signals.quit_requested() {
                 return;
             }
-            if out.line(Response::Message(progress(info))).is_err() {
-                // The manager is gone: stop thinking for it. Writing the reply will fail too
-                // and end the session.
-                signals.stop_flag().store(true, Ordering::SeqCst);
+            let lines = match event {
+                SearchEvent::Iteration(info) => {
+                    let mut lines = vec![Response::Message(progress(info))];
+                    if *gui {
+                        lines.push(Response::Message("REALTIME REFRESH".into()));
+                        lines.extend(info.pv.first().and_then(|&mv| live.best(mv)));
+                    }
+                    lines
+                }
+                SearchEvent::RootMove { mv, score, new_best } => {
+                    live.root_move(mv, score, new_best).into_iter().collect()
+                }
+            };
+            for line in lines {
+                if out.line(line).is_err() {
+                    // The manager is gone: stop thinking for it. Writing the reply will fail
+                    // too and end the session.
+                    signals.stop_flag().store(true, Ordering::SeqCst);
+                }
             }
         })
+    }
+
+    /// Searches `position`, where the opponent is to move, until the next line arrives, so
+    /// the table holds the answers to the likely replies. Says only, in one `MESSAGE` once it
+    /// is over, how far it got.
+    fn ponder_on(&mut self, position: &Board) -> io::Result<()> {
+        if self.signals.quit_requested() || !self.signals.start_pondering() {
+            return Ok(());
+        }
+        let limits = SearchLimits { depth: self.max_depth, ..SearchLimits::default() };
+        let result = self.engine.go(position, &limits, Instant::now(), self.signals.stop_flag(), &mut |_| {});
+        self.signals.stop_pondering();
+        if self.signals.quit_requested() {
+            return Ok(());
+        }
+        let pv: Vec<String> = result.pv.iter().map(Move::to_string).collect();
+        let elapsed = result.elapsed.as_millis();
+        let text = format!("ponder depth {} n {} tm {elapsed} pv {}", result.depth, result.nodes, pv.join(" "));
+        self.out.line(Response::Message(text))
+    }
+
+    /// `YXBALANCEONE` / `YXBALANCETWO`: places the `stones` stones after which the position's
+    /// value for the side to move is closest to `bias` (in the engine's score units), within
+    /// the move's time, and answers them.
+    fn balance(&mut self, stones: usize, bias: i32, received: Instant) -> Result<Answer, String> {
+        let mut board = self.game()?;
+        if board.is_over() {
+            return Err("the game is over".into());
+        }
+        let limits = self.move_limits();
+        let Session { engine, out, signals, .. } = self;
+        signals.arm();
+        let found = engine.balance(
+            &board,
+            BalanceTarget { stones, bias },
+            &limits,
+            received,
+            signals.stop_flag(),
+            &mut |round| {
+                if !signals.quit_requested() && out.line(Response::Message(balance_progress(round))).is_err() {
+                    signals.stop_flag().store(true, Ordering::SeqCst);
+                }
+            },
+        );
+        if self.signals.quit_requested() {
+            return Ok(Answer::Quit);
+        }
+        let found = found.ok_or("no stones to place")?;
+        for &mv in &found.moves {
+            board.play(mv).map_err(|error| format!("balance chose {mv}: {error}"))?;
+        }
+        self.board = Some(board);
+        Ok(Answer::Reply(match found.moves[..] {
+            [mv] => Response::Move(mv),
+            _ => Response::Stones(found.moves),
+        }))
     }
 
     fn info(&mut self, info: Info) {
@@ -438,6 +698,14 @@ impl<W: Write + Send> Session<W> {
             // and thousands of them (a fuzzed `INFO thread_num 2000`) stall it for minutes.
             Info::ThreadNum(threads) => self.engine.set_threads((threads as usize).min(default_threads())),
             Info::MaxDepth(depth) => self.max_depth = (depth > 0).then_some(depth),
+            Info::HashSize(kib) => self.engine.set_hash_mb(hash_mb_for_kib(kib, self.default_hash_mb)),
+            Info::MaxNode(nodes) => self.max_nodes = (nodes > 0).then_some(nodes),
+            Info::TimeIncrement(ms) => self.time.increment = Duration::from_millis(ms),
+            Info::Pondering(on) => self.pondering = on,
+            // Yixin's caution widens the candidate moves. Ours are fixed by the board (empty
+            // points near stones, narrowed only where threats prove it sound), with nothing
+            // between rash and cautious to choose, so the setting is accepted and ignored.
+            Info::CautionFactor(_) => log::debug!("ignoring {info:?}"),
             Info::Rule(code) => match Rule::from_gomocup(code) {
                 Some(rule) if rule.is_supported() => {
                     self.rule_error = None;
@@ -457,12 +725,10 @@ impl<W: Write + Send> Session<W> {
             return;
         }
         self.rule = rule;
+        // Zobrist keys do not include the rule: entries searched under the old rule would
+        // mislead, and `START` keeps the table.
+        self.engine.clear_hash();
         if let Some(board) = &self.board {
-            if !board.history().is_empty() {
-                // Zobrist keys do not include the rule: entries searched under the old rule
-                // would mislead.
-                self.engine.clear_hash();
-            }
             match replay(board, rule) {
                 Some(rebuilt) => self.board = Some(rebuilt),
                 None => log::warn!("the position does not fit rule {rule:?}; keeping the old rule for this game"),
@@ -540,6 +806,66 @@ fn hash_mb_for(max_memory: u64, default_mb: usize) -> usize {
     (mb as usize).clamp(1, MAX_HASH_MB)
 }
 
+/// The table size for Yixin's `hash_size` in KiB (0: the default). It is the table alone, as
+/// Rapfi reads it too, so none of it goes to the rest of the program.
+fn hash_mb_for_kib(kib: u64, default_mb: usize) -> usize {
+    if kib == 0 {
+        return default_mb;
+    }
+    usize::try_from(kib / 1024).unwrap_or(usize::MAX).clamp(1, MAX_HASH_MB)
+}
+
+/// Yixin-Board offers `hash_size` values of 2^0 to 2^n KiB and asks the brain for n: ours is
+/// the largest table it would take.
+fn max_hash_size_exponent() -> u32 {
+    (MAX_HASH_MB * 1024).ilog2()
+}
+
+/// What Yixin-Board has been shown of the running search, so each live line is sent once.
+#[derive(Default)]
+struct Realtime {
+    best: Option<Move>,
+    lost: Vec<Move>,
+}
+
+impl Realtime {
+    /// The live line for a root move just searched, if it tells the GUI something new.
+    fn root_move(&mut self, mv: Move, score: Score, new_best: bool) -> Option<Response> {
+        if is_mate(score) && score < 0 {
+            if self.lost.contains(&mv) {
+                return None;
+            }
+            self.lost.push(mv);
+            Some(Response::Message(format!("REALTIME LOST {mv}")))
+        } else if new_best {
+            self.best(mv)
+        } else {
+            None
+        }
+    }
+
+    /// The live line for `mv` as the best move, if it is a new one.
+    fn best(&mut self, mv: Move) -> Option<Response> {
+        (self.best != Some(mv)).then(|| {
+            self.best = Some(mv);
+            Response::Message(format!("REALTIME BEST {mv}"))
+        })
+    }
+}
+
+/// `nbest RANK MOVE ev SCORE depth D pv MOVES`: one of `YXNBEST`'s ranked moves (rank from 1).
+fn nbest_line(index: usize, line: &RootLine<Move>, depth: u32) -> String {
+    let pv: Vec<String> = line.pv.iter().map(Move::to_string).collect();
+    let mv = line.pv.first().map_or_else(String::new, Move::to_string);
+    format!("nbest {} {mv} ev {} depth {depth} pv {}", index + 1, describe(line.score), pv.join(" "))
+}
+
+/// `balance depth D ev SCORE stones MOVES`: the closest candidate after a round of searches.
+fn balance_progress(found: &Balanced<Move>) -> String {
+    let stones: Vec<String> = found.moves.iter().map(Move::to_string).collect();
+    format!("balance depth {} ev {} stones {}", found.depth, describe(found.score), stones.join(" "))
+}
+
 /// `depth D-SELDEPTH ev SCORE n NODES n/s NPS tm MS pv MOVES`, the text of a progress message.
 fn progress(info: &SearchInfo<Move>) -> String {
     let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
@@ -605,7 +931,8 @@ mod tests {
 
     #[test]
     fn time_settings_become_search_limits() {
-        let mut time = TimeControl { turn: DEFAULT_TURN_TIME, match_time: Duration::ZERO, left: None };
+        let mut time =
+            TimeControl { turn: DEFAULT_TURN_TIME, match_time: Duration::ZERO, left: None, increment: Duration::ZERO };
         assert_eq!(time.limits().move_time, Some(DEFAULT_TURN_TIME));
         assert_eq!(time.limits().clock, None);
         time.match_time = Duration::from_secs(100);
@@ -722,5 +1049,211 @@ mod tests {
         );
         let out = converse(&["START 15", "BOARD", "7,7,1", "DONE", "BOARD", "7,7,3", "DONE", "BOARD", "7,7,9", "DONE"]);
         assert!(out[1..].iter().all(|l| l.starts_with("ERROR")), "{out:?}");
+    }
+
+    /// The `FOUR` position of the tests: the opponent's four on row 7 leaves the brain (white,
+    /// one stone behind) the single block 11,7.
+    const FOUR: [&str; 9] = ["BOARD", "7,7,2", "8,7,2", "9,7,2", "10,7,2", "6,7,1", "0,0,1", "0,14,1", "DONE"];
+
+    fn with_four(lines: &[&str], board_command: &str) -> Vec<String> {
+        let mut position = FOUR.to_vec();
+        position[0] = board_command;
+        lines.iter().copied().chain(position).map(str::to_string).collect()
+    }
+
+    #[test]
+    fn yxboard_sets_up_the_position_without_a_word() {
+        let input = with_four(&["START 15", "INFO max_depth 2"], "YXBOARD");
+        let input: Vec<&str> = input.iter().map(String::as_str).chain(["YXNBEST 1", "TAKEBACK 11,7"]).collect();
+        let out = converse_all(&input);
+        assert_eq!(out[0], "OK");
+        assert!(out[1].starts_with("MESSAGE depth 1"), "{out:?}");
+        assert!(out[out.len() - 3].starts_with("MESSAGE nbest 1 11,7 ev "), "{out:?}");
+        assert_eq!(out[out.len() - 2..], ["11,7", "OK"]);
+    }
+
+    #[test]
+    fn nbest_ranks_distinct_moves_then_plays_the_first() {
+        let out = converse_all(&["START 15", "INFO max_depth 3", "BOARD", "7,7,1", "8,8,2", "DONE", "YXNBEST 3"]);
+        let ranked: Vec<&String> = out.iter().filter(|l| l.starts_with("MESSAGE nbest")).collect();
+        assert_eq!(ranked.len(), 3, "{out:?}");
+        let fields: Vec<Vec<&str>> = ranked.iter().map(|l| l.split(' ').collect()).collect();
+        let moves: Vec<&str> = fields.iter().map(|f| f[3]).collect();
+        assert_eq!(fields.iter().map(|f| f[2]).collect::<Vec<_>>(), ["1", "2", "3"]);
+        assert!(moves[0] != moves[1] && moves[1] != moves[2] && moves[0] != moves[2], "{moves:?}");
+        let scores: Vec<i32> = fields.iter().map(|f| f[5].parse().unwrap()).collect();
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+        assert_eq!(out.last().unwrap(), moves[0]);
+    }
+
+    #[test]
+    fn blocked_points_are_never_played_until_freed() {
+        let mut input: Vec<String> =
+            ["START 15", "INFO max_depth 2", "YXBLOCK", "11,7", "DONE"].map(String::from).to_vec();
+        input.extend(with_four(&[], "BOARD"));
+        input.extend(["YXBLOCKUNDO", "11,7", "DONE"].map(String::from));
+        input.extend(with_four(&[], "BOARD"));
+        input.extend(["YXBLOCK", "11,7", "3,3", "DONE", "YXBLOCKRESET"].map(String::from));
+        input.extend(with_four(&[], "BOARD"));
+        input.extend(["YXBLOCK", "99,3", "DONE", "YXBLOCKUNDO", "DONE"].map(String::from));
+        let input: Vec<&str> = input.iter().map(String::as_str).collect();
+        let out = converse(&input);
+        assert_eq!(out[0], "OK");
+        assert!(out[1] != "11,7" && out[1].contains(','), "{out:?}");
+        assert_eq!(out[2..], ["11,7", "11,7", "ERROR 99,3 is off the 15x15 board"]);
+    }
+
+    #[test]
+    fn every_blocked_move_is_an_error() {
+        let out = converse(&["START 5", "YXBLOCK", "0,0", "DONE", "BOARD", "DONE"]);
+        assert_eq!(out[1], "2,2");
+        let mut input = vec!["START 5".to_string(), "YXBLOCK".to_string()];
+        input.extend((0..25).map(|i| format!("{},{}", i % 5, i / 5)));
+        input.extend(["DONE", "BEGIN"].map(String::from));
+        let input: Vec<&str> = input.iter().map(String::as_str).collect();
+        assert_eq!(converse(&input)[1], "ERROR every move is blocked");
+    }
+
+    #[test]
+    fn gui_mode_shows_the_limits_and_live_lines() {
+        let out = converse_all(&["YXSHOWINFO", "START 15", "INFO max_depth 3", "BEGIN"]);
+        assert_eq!(out[0], format!("MESSAGE INFO MAX_THREAD_NUM {}", default_threads()));
+        assert_eq!(out[1..3], ["MESSAGE INFO MAX_HASH_SIZE 18", "OK"]);
+        assert_eq!(out[3], "MESSAGE REALTIME BEST 7,7");
+        assert_eq!(out.iter().filter(|l| *l == "MESSAGE REALTIME REFRESH").count(), 3, "{out:?}");
+        assert_eq!(out.last().unwrap(), "7,7");
+        // Against an open four every root move is lost, and each is said to be so once.
+        let out = converse_all(&[
+            "YXSHOWINFO",
+            "START 15",
+            "INFO max_depth 3",
+            "BOARD",
+            "7,7,2",
+            "8,7,2",
+            "9,7,2",
+            "10,7,2",
+            "0,0,1",
+            "0,14,1",
+            "14,0,1",
+            "DONE",
+        ]);
+        let mut lost: Vec<&str> = out.iter().filter_map(|l| l.strip_prefix("MESSAGE REALTIME LOST ")).collect();
+        lost.sort();
+        assert_eq!(lost, ["11,7", "6,7"], "{out:?}");
+        // The move it will play is still shown as the best after the iteration.
+        let best: Vec<&str> = out.iter().filter_map(|l| l.strip_prefix("MESSAGE REALTIME BEST ")).collect();
+        assert_eq!(best, [out.last().unwrap().as_str()], "{out:?}");
+    }
+
+    #[test]
+    fn forbidden_points_need_a_game() {
+        let out = converse(&["YXSHOWFORBID", "START 15", "yxshowforbid"]);
+        assert_eq!(out, ["ERROR no game: send START first", "OK", "FORBID ."]);
+    }
+
+    #[test]
+    fn unsupported_yixin_blocks_are_unknown_and_skipped_whole() {
+        let out = converse(&["START 15", "YXQUERYDATABASEALL", "7,7", "8,8", "DONE", "yxhashclear", "ABOUT"]);
+        assert_eq!(out[..2], ["OK", "UNKNOWN YXQUERYDATABASEALL"]);
+        assert!(out[2].starts_with("name=\"Arbor\""), "{out:?}");
+        assert_eq!(out.len(), 3);
+    }
+
+    fn feed(session: &mut Session<Vec<u8>>, lines: &[&str]) {
+        for line in lines {
+            session
+                .handle(&InputLine { text: line.to_string(), received: Instant::now(), interrupted: false })
+                .unwrap();
+        }
+    }
+
+    #[test]
+    fn balance_places_one_or_two_stones() {
+        let mut session = Session::new(Engine::new(1, 1), Vec::new(), Arc::new(Signals::default()));
+        feed(&mut session, &["START 15", "INFO max_depth 2", "YXBALANCEONE 0", "YXBALANCETWO -100"]);
+        let history = session.board.as_ref().unwrap().history().to_vec();
+        let out = String::from_utf8(session.into_output()).unwrap();
+        let replies: Vec<&str> = out.lines().filter(|l| !l.starts_with("MESSAGE")).collect();
+        let placed: Vec<String> = history.iter().map(Move::to_string).collect();
+        assert_eq!(replies, ["OK", placed[0].as_str(), &format!("{} {}", placed[1], placed[2])]);
+        assert!(out.contains("MESSAGE balance depth 2 ev "), "{out}");
+    }
+
+    #[test]
+    fn yixin_settings_reach_the_searches() {
+        let mut session = Session::new(Engine::new(1, 1), Vec::new(), Arc::new(Signals::default()));
+        session.info(Info::MaxNode(5_000));
+        session.info(Info::TimeIncrement(2_000));
+        session.info(Info::TimeoutMatch(60_000));
+        let limits = session.move_limits();
+        assert_eq!(limits.nodes, Some(5_000));
+        assert_eq!(limits.clock.unwrap().increment, Duration::from_secs(2));
+        session.info(Info::MaxNode(0));
+        assert_eq!(session.move_limits().nodes, None);
+        session.info(Info::HashSize(2048));
+        feed(&mut session, &["START 15"]);
+        assert_eq!(session.engine.hash_mb(), 2);
+        session.info(Info::Pondering(true));
+        assert!(session.pondering);
+    }
+
+    #[test]
+    fn hash_size_is_kib_of_table() {
+        assert_eq!(hash_mb_for_kib(0, 64), 64);
+        assert_eq!(hash_mb_for_kib(100, 64), 1);
+        assert_eq!(hash_mb_for_kib(1 << 16, 64), 64);
+        assert_eq!(hash_mb_for_kib(1 << 30, 64), MAX_HASH_MB);
+        assert_eq!(1 << max_hash_size_exponent(), MAX_HASH_MB * 1024);
+    }
+
+    /// Input that arrives line by line, each after its delay, as from a manager that thinks.
+    struct Paced(std::collections::VecDeque<(u64, &'static str)>);
+
+    impl io::Read for Paced {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let Some((delay, line)) = self.0.pop_front() else { return Ok(0) };
+            std::thread::sleep(Duration::from_millis(delay));
+            let bytes = format!("{line}\n").into_bytes();
+            buf[..bytes.len()].copy_from_slice(&bytes);
+            Ok(bytes.len())
+        }
+    }
+
+    /// Output shared with the test, which reads it once the session is over.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().write(buf)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn pondering_thinks_between_lines_and_never_answers() {
+        let input = Paced(
+            [(0, "INFO timeout_turn 300"), (0, "START 15"), (0, "INFO pondering 1"), (0, "TURN 7,7")]
+                .into_iter()
+                .chain([(900, "YXSTOP"), (0, "ABOUT"), (0, "END")])
+                .collect(),
+        );
+        let signals = Arc::new(Signals::default());
+        let lines = spawn_reader(BufReader::new(input), classify, Arc::clone(&signals));
+        let out = Shared::default();
+        let started = Instant::now();
+        Session::new(Engine::new(1, 1), out.clone(), signals).run(lines).unwrap();
+        assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+        let out = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        let replies: Vec<&str> =
+            out.lines().filter(|l| !l.starts_with("MESSAGE depth") && !l.starts_with("MESSAGE INFO")).collect();
+        assert_eq!(replies.len(), 4, "{out}");
+        assert!(replies[1].contains(','), "{out}");
+        let depth: u32 =
+            replies[2].strip_prefix("MESSAGE ponder depth ").unwrap().split(' ').next().unwrap().parse().unwrap();
+        assert!(depth >= 2, "{out}");
+        assert!(replies[3].starts_with("name=\"Arbor\""), "{out}");
     }
 }

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use super::parse::{COMMANDS, Command, ParseError, Request, Response, clean_line, parse_request};
 use crate::engine::{Engine, GameRecord};
 use crate::game::Playable;
+use crate::search::SearchEvent;
 use crate::search::limits::{Clock, SearchLimits};
 use crate::search::score::describe;
 
@@ -197,7 +198,8 @@ impl<G: Playable> Session<G> {
         let limits = self.limits(player);
         let stop = AtomicBool::new(false);
         let position = self.record.position().clone();
-        let result = self.engine.think(&position, &limits, received, &stop, &mut |info| {
+        let result = self.engine.think(&position, &limits, received, &stop, &mut |event| {
+            let SearchEvent::Iteration(info) = event else { return };
             let pv: Vec<String> = info.pv.iter().map(|&mv| position.format_move(mv)).collect();
             log::info!(
                 "depth {} score {} nodes {} nps {} time {} ms pv {}",
