@@ -9,3 +9,4 @@ pub mod gomoku;
 pub mod protocol;
 pub mod search;
 pub mod tictactoe;
+pub mod zobrist;

@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 
 use super::attacks::{BOARD, Bits, SIZE, SQUARES, king_attacks, neighbours};
 use super::order::OrderContext;
+use crate::zobrist::KeyStream;
 
 /// Queens each side may have in a set-up position: at least one (a side without queens has no
 /// game), at most the four of the standard start.
@@ -164,15 +165,8 @@ struct Zobrist {
 fn zobrist() -> &'static Zobrist {
     static KEYS: OnceLock<Zobrist> = OnceLock::new();
     KEYS.get_or_init(|| {
-        // SplitMix64 with a fixed seed: the same keys in every run keep searches reproducible.
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
+        let mut keys = KeyStream::new(0x2545_F491_4F6C_DD1D);
+        let mut next = || keys.next_key();
         let queens = [std::array::from_fn(|_| next()), std::array::from_fn(|_| next())];
         Zobrist { queens, arrows: std::array::from_fn(|_| next()), black_to_move: next() }
     })

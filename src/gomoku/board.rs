@@ -15,6 +15,7 @@ use super::eval::{self, CellTable};
 use super::pattern::{PatternTable, REACH, Shape, WALL, slot_shift};
 use super::threat::{THREAT_KINDS, Threat};
 use crate::search::score::Score;
+use crate::zobrist::KeyStream;
 
 pub const MIN_SIZE: usize = 5;
 pub const MAX_SIZE: usize = 32;
@@ -179,15 +180,8 @@ struct Zobrist {
 fn zobrist() -> &'static Zobrist {
     static KEYS: OnceLock<Zobrist> = OnceLock::new();
     KEYS.get_or_init(|| {
-        // SplitMix64 with a fixed seed: the same keys in every run keep searches reproducible.
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
+        let mut keys = KeyStream::new(0x9E37_79B9_7F4A_7C15);
+        let mut next = || keys.next_key();
         let cells = [(0..CELLS).map(|_| next()).collect(), (0..CELLS).map(|_| next()).collect()];
         Zobrist { cells, white_to_move: next() }
     })

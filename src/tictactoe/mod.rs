@@ -6,6 +6,7 @@ use std::fmt;
 
 use crate::game::{Game, Outcome, Playable, Verdict, grid_diagram};
 use crate::search::score::Score;
+use crate::zobrist::KeyStream;
 
 /// Largest side: both players' stones fit one `u64` each.
 pub const MAX_SIDE: usize = 8;
@@ -116,27 +117,19 @@ struct Keys {
 }
 
 const KEYS: Keys = {
-    let mut state = 0x7A3C_5E19_D2B4_8F61u64;
+    let mut keys = KeyStream::new(0x7A3C_5E19_D2B4_8F61);
     let mut cells = [[0u64; MAX_CELLS]; 2];
     let mut player = 0;
     while player < 2 {
         let mut cell = 0;
         while cell < MAX_CELLS {
-            state = splitmix(state);
-            cells[player][cell] = state;
+            cells[player][cell] = keys.next_key();
             cell += 1;
         }
         player += 1;
     }
-    Keys { cells, side: splitmix(state) }
+    Keys { cells, side: keys.next_key() }
 };
-
-const fn splitmix(state: u64) -> u64 {
-    let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 impl TicTacToe {
     /// The classic game: 3x3, three in a row.
