@@ -25,9 +25,11 @@ use arbor::tictactoe::TicTacToe;
 const USAGE: &str = "\
 Usage:
   arbor gtp --game amazons|tictactoe [--size N] [--k K] [--threads N] [--hash MB]
-      Speaks GTP version 2 on stdin/stdout (tic-tac-toe: boardsize 3..8, K in a row, default 3).
+            [--weights tuned|patent]
+      Speaks GTP version 2 on stdin/stdout (tic-tac-toe: boardsize 3..8, K in a row, default 3;
+      Amazons: the evaluation's weight table, default tuned).
   arbor play tictactoe|gomoku|amazons [--first human|engine] [--time SECONDS] [--size N]
-             [--rule freestyle|standard|renju|caro] [--position SETUP]
+             [--rule freestyle|standard|renju|caro] [--position SETUP] [--weights tuned|patent]
       A game against the engine in the terminal (or from a pipe); type help once it runs.
       SETUP starts from a position: x.o/.x./... (tic-tac-toe), h8i9 (Gomoku), or
       'white a4 d1 black a7 j7 arrows e5 tomove black' (Amazons).
@@ -126,6 +128,8 @@ struct GameOptions {
     move_time: Duration,
     /// Start of `play` in the game's set-up text, instead of the usual start.
     position: Option<String>,
+    /// Amazons evaluation weights.
+    weights: &'static amazons::eval::Weights,
 }
 
 fn game_options(args: &[String]) -> Result<GameOptions, String> {
@@ -138,6 +142,7 @@ fn game_options(args: &[String]) -> Result<GameOptions, String> {
         human_first: true,
         move_time: Duration::from_secs(1),
         position: None,
+        weights: &amazons::eval::WEIGHTS,
     };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -148,6 +153,14 @@ fn game_options(args: &[String]) -> Result<GameOptions, String> {
             "--hash" => options.hash_mb = number("--hash", args.next())?,
             "--rule" => options.rule = rule(args.next())?,
             "--position" => options.position = Some(args.next().ok_or("--position needs a set-up text")?.clone()),
+            "--weights" => {
+                let name = args.next().ok_or("--weights needs a value")?;
+                options.weights = amazons::eval::NAMED_WEIGHTS
+                    .iter()
+                    .find(|(known, _)| known == name)
+                    .map(|&(_, weights)| weights)
+                    .ok_or(format!("--weights: {name:?} is not tuned or patent"))?;
+            }
             "--first" => {
                 options.human_first = match args.next().map(String::as_str) {
                     Some("human") => true,
@@ -191,7 +204,7 @@ fn run_gtp(args: &[String]) -> Result<(), String> {
     let (stdin, stdout) = (std::io::stdin().lock(), std::io::stdout().lock());
     let result = match game {
         "tictactoe" => gtp::run(engine, tictactoe(&options)?, stdin, stdout),
-        "amazons" => gtp::run(engine, Position::new(), stdin, stdout),
+        "amazons" => gtp::run(engine, Position::new().with_weights(options.weights), stdin, stdout),
         other => return Err(format!("gtp: unknown game {other:?}")),
     };
     result.map_err(|e| format!("gtp: {e}"))
@@ -218,7 +231,10 @@ fn run_play(args: &[String]) -> Result<(), String> {
             let board = Board::new(size, size, options.rule).map_err(|e| e.to_string())?;
             terminal::play(&mut engine, starting_at(board, &options)?, play_options, stdin, stdout)
         }
-        "amazons" => terminal::play(&mut engine, starting_at(Position::new(), &options)?, play_options, stdin, stdout),
+        "amazons" => {
+            let start = starting_at(Position::new().with_weights(options.weights), &options)?;
+            terminal::play(&mut engine, start, play_options, stdin, stdout)
+        }
         other => return Err(format!("play: unknown game {other:?}")),
     };
     result.map_err(|e| format!("play: {e}"))
