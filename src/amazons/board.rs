@@ -10,6 +10,7 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use super::attacks::{BOARD, Bits, SIZE, SQUARES, king_attacks, neighbours};
+use super::eval::{WEIGHTS, Weights};
 use super::order::OrderContext;
 
 /// Queens each side may have in a set-up position: at least one (a side without queens has no
@@ -190,6 +191,9 @@ pub struct Position {
     /// Distance maps the move ordering shares between the thousands of moves of one node;
     /// computed on first use, forgotten by every make and unmake.
     order_cache: OnceLock<OrderContext>,
+    /// What [`Position::evaluate`] weighs the terms with: a setting of the session, so that
+    /// weight tables can be compared in matches without rebuilding.
+    weights: &'static Weights,
 }
 
 impl Default for Position {
@@ -229,6 +233,7 @@ impl Position {
             hash: if side_to_move == Color::Black { keys.black_to_move } else { 0 },
             history: Vec::new(),
             order_cache: OnceLock::new(),
+            weights: &WEIGHTS,
         };
         let pieces =
             white.iter().map(|&s| (s, Some(Color::White))).chain(black.iter().map(|&s| (s, Some(Color::Black))));
@@ -249,6 +254,16 @@ impl Position {
             }
         }
         Ok(pos)
+    }
+
+    /// This position evaluated with `weights` instead of [`WEIGHTS`].
+    pub fn with_weights(mut self, weights: &'static Weights) -> Position {
+        self.weights = weights;
+        self
+    }
+
+    pub fn weights(&self) -> &'static Weights {
+        self.weights
     }
 
     pub fn side_to_move(&self) -> Color {

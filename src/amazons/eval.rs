@@ -15,6 +15,7 @@
 //!
 //! The weights ([`WEIGHTS`]) move from the opening values to the late ones as arrows fill the
 //! board: early, influence (`c1`, `c2`) and mobility decide; late, counted territory does.
+//! [`PATENT_WEIGHTS`], staged by move number, is the baseline they were tuned against.
 //! Once no empty square is reachable by both sides the game is a filling race and the
 //! evaluation counts it instead (see [`race_score`]).
 
@@ -25,44 +26,80 @@ use crate::search::score::{MAX_EVAL, Score};
 /// Distance of a square no queen of the side can reach.
 pub const UNREACHED: u8 = u8::MAX;
 
-/// A weight at the opening (no arrows) and once [`Weights::phase_arrows`] arrows are on the
-/// board; linear in between.
-#[derive(Clone, Copy, Debug)]
-pub struct Blend {
-    pub opening: f32,
-    pub late: f32,
+/// One weight per evaluation term.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TermWeights {
+    pub t1: f32,
+    pub t2: f32,
+    pub c1: f32,
+    pub c2: f32,
+    pub mobility: f32,
 }
 
-impl Blend {
-    fn at(self, phase: f32) -> f32 {
-        self.opening + (self.late - self.opening) * phase
+impl TermWeights {
+    /// `self` moved `phase` (0 to 1) of the way towards `to`.
+    fn towards(self, to: TermWeights, phase: f32) -> TermWeights {
+        let at = |from: f32, to: f32| from + (to - from) * phase;
+        TermWeights {
+            t1: at(self.t1, to.t1),
+            t2: at(self.t2, to.t2),
+            c1: at(self.c1, to.c1),
+            c2: at(self.c2, to.c2),
+            mobility: at(self.mobility, to.mobility),
+        }
     }
 }
 
 /// Every weight of the evaluation, in one place for tuning.
 #[derive(Clone, Copy, Debug)]
 pub struct Weights {
-    pub t1: Blend,
-    pub t2: Blend,
-    pub c1: Blend,
-    pub c2: Blend,
-    pub mobility: Blend,
+    /// The term weights by arrows on the board, which is the number of plies played since the
+    /// start (every move shoots one): `(arrows, weights)` knots in increasing order, linear in
+    /// between and constant past either end. A step from one ply to the next makes staged
+    /// tables; two knots make a smooth blend.
+    pub schedule: &'static [(u32, TermWeights)],
     /// Ownership credited to the side to move on squares both sides reach equally fast: it
     /// gets there first.
     pub tie: f32,
-    /// Arrows on the board at which the late weights are fully in force.
-    pub phase_arrows: f32,
 }
 
+impl Weights {
+    /// The term weights in force with `arrows` arrows on the board.
+    pub fn at(&self, arrows: u32) -> TermWeights {
+        let knots = self.schedule;
+        // The segment holding `arrows`: the first one before the knots, the last one past them.
+        let i = knots.iter().rposition(|&(at, _)| at <= arrows).unwrap_or(0).min(knots.len().saturating_sub(2));
+        let (from_at, from) = knots[i];
+        let Some(&(to_at, to)) = knots.get(i + 1) else { return from };
+        from.towards(to, (arrows.saturating_sub(from_at) as f32 / (to_at - from_at) as f32).min(1.0))
+    }
+}
+
+/// The engine's weights, tuned by self-play: from the opening values at no arrows to the late
+/// ones at 50, linearly. Early, influence (`c1`, `c2`) and mobility decide; late, counted
+/// territory does.
 pub const WEIGHTS: Weights = Weights {
-    t1: Blend { opening: 0.20, late: 0.70 },
-    t2: Blend { opening: 0.25, late: 0.15 },
-    c1: Blend { opening: 0.20, late: 0.05 },
-    c2: Blend { opening: 0.20, late: 0.05 },
-    mobility: Blend { opening: 0.15, late: 0.05 },
+    schedule: &[
+        (0, TermWeights { t1: 0.20, t2: 0.25, c1: 0.20, c2: 0.20, mobility: 0.15 }),
+        (50, TermWeights { t1: 0.70, t2: 0.15, c1: 0.05, c2: 0.05, mobility: 0.05 }),
+    ],
     tie: 0.2,
-    phase_arrows: 50.0,
 };
+
+/// The starting point the patent builds on: the stage weights commonly cited in the Chinese
+/// Amazons literature, in three stages by move number (moves 1-10, 11-25, then the rest; a
+/// move is two plies). We have no exact figures from the patent itself; this table is the
+/// baseline our tuned [`WEIGHTS`] are measured against.
+pub const PATENT_WEIGHTS: Weights = Weights {
+    schedule: &[(0, PATENT_OPENING), (20, PATENT_OPENING), (21, PATENT_MIDDLE), (50, PATENT_MIDDLE), (51, PATENT_LATE)],
+    tie: 0.2,
+};
+const PATENT_OPENING: TermWeights = TermWeights { t1: 0.14, t2: 0.13, c1: 0.37, c2: 0.13, mobility: 0.20 };
+const PATENT_MIDDLE: TermWeights = TermWeights { t1: 0.30, t2: 0.20, c1: 0.25, c2: 0.20, mobility: 0.05 };
+const PATENT_LATE: TermWeights = TermWeights { t1: 0.80, t2: 0.05, c1: 0.10, c2: 0.05, mobility: 0.00 };
+
+/// The weight tables by the names `--weights` takes.
+pub const NAMED_WEIGHTS: [(&str, &Weights); 2] = [("tuned", &WEIGHTS), ("patent", &PATENT_WEIGHTS)];
 
 /// A queen's mobility counts up to this many free neighbours in total.
 pub const MOBILITY_CAP: u32 = 40;
@@ -154,12 +191,8 @@ pub struct Terms {
 }
 
 impl Terms {
-    fn weighted(self, w: &Weights, phase: f32) -> f32 {
-        w.t1.at(phase) * self.t1
-            + w.t2.at(phase) * self.t2
-            + w.c1.at(phase) * self.c1
-            + w.c2.at(phase) * self.c2
-            + w.mobility.at(phase) * self.mobility
+    fn weighted(self, w: TermWeights) -> f32 {
+        w.t1 * self.t1 + w.t2 * self.t2 + w.c1 * self.c1 + w.c2 * self.c2 + w.mobility * self.mobility
     }
 }
 
@@ -199,9 +232,9 @@ impl Position {
         Some(terms)
     }
 
-    /// Static evaluation from the side to move's point of view.
+    /// Static evaluation from the side to move's point of view, with this position's weights.
     pub fn evaluate(&self) -> Score {
-        self.evaluate_with(&WEIGHTS)
+        self.evaluate_with(self.weights())
     }
 
     /// [`Position::evaluate`] with other weights, for tuning.
@@ -213,8 +246,7 @@ impl Position {
             let theirs = DistanceMap::queen(self.queen_bits(me.opponent()), occupied).reached.count_ones();
             return race_score(mine, theirs);
         };
-        let phase = (self.arrow_count() as f32 / weights.phase_arrows).min(1.0);
-        let score = (terms.weighted(weights, phase) * SCALE).round() as Score;
+        let score = (terms.weighted(weights.at(self.arrow_count())) * SCALE).round() as Score;
         score.clamp(-RACE_BASE / 2, RACE_BASE / 2)
     }
 }
@@ -281,5 +313,33 @@ mod tests {
         let ahead = Position::from_setup(&[sq("a1")], &[sq("j10")], &more, Color::White).unwrap();
         assert_eq!(ahead.evaluate(), RACE_BASE + RACE_SQUARE);
         assert_eq!(race_score(3, 5), -RACE_BASE - 2 * RACE_SQUARE);
+    }
+
+    #[test]
+    fn schedules_blend_by_arrows_or_step_by_move() {
+        let [(_, opening), (_, late)] = WEIGHTS.schedule else { panic!("the tuned table is a two-knot blend") };
+        assert_eq!(WEIGHTS.at(0), *opening);
+        assert!((WEIGHTS.at(25).t1 - (opening.t1 + late.t1) / 2.0).abs() < 1e-6);
+        assert!((WEIGHTS.at(90).t1 - late.t1).abs() < 1e-6);
+        for (arrows, stage) in [(0, PATENT_OPENING), (20, PATENT_OPENING), (21, PATENT_MIDDLE), (50, PATENT_MIDDLE)] {
+            assert_eq!(PATENT_WEIGHTS.at(arrows), stage, "{arrows}");
+        }
+        let last = PATENT_WEIGHTS.at(51);
+        assert!((last.t1 - PATENT_LATE.t1).abs() < 1e-6 && last.mobility.abs() < 1e-6, "{last:?}");
+        assert_eq!(PATENT_WEIGHTS.at(80), last);
+    }
+
+    #[test]
+    fn positions_evaluate_with_their_own_table() {
+        let mut pos = Position::new();
+        for text in ["d1-d7/g7", "j7-h7/h2", "g1-g6/e4"] {
+            pos.play(pos.parse_move(text).unwrap()).unwrap();
+        }
+        // The default is the tuned table, as before the tables were selectable.
+        assert!(std::ptr::eq(pos.weights(), &WEIGHTS));
+        assert_eq!(pos.evaluate(), pos.evaluate_with(&WEIGHTS));
+        let patent = pos.clone().with_weights(&PATENT_WEIGHTS);
+        assert_eq!(patent.evaluate(), pos.evaluate_with(&PATENT_WEIGHTS));
+        assert_ne!(patent.evaluate(), pos.evaluate());
     }
 }

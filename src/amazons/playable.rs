@@ -26,7 +26,11 @@ impl Playable for Position {
     }
 
     fn resized(&self, size: usize) -> Result<Self, String> {
-        if size == 10 { Ok(Position::new()) } else { Err("the Amazons board is 10x10".into()) }
+        if size == 10 {
+            Ok(Position::new().with_weights(self.weights()))
+        } else {
+            Err("the Amazons board is 10x10".into())
+        }
     }
 
     /// `white a4 d1 g1 j4 black a7 d10 g10 j7 arrows e5 f6 tomove black`: each keyword is
@@ -64,7 +68,8 @@ impl Playable for Position {
                 },
             }
         }
-        Position::from_setup(&white, &black, &arrows, side).map_err(|e| e.to_string())
+        let pos = Position::from_setup(&white, &black, &arrows, side).map_err(|e| e.to_string())?;
+        Ok(pos.with_weights(self.weights()))
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, String> {
@@ -84,6 +89,7 @@ impl Playable for Position {
 
 #[cfg(test)]
 mod tests {
+    use super::super::eval::PATENT_WEIGHTS;
     use super::*;
 
     #[test]
@@ -113,5 +119,12 @@ mod tests {
         assert_eq!(pos.format_move(mv), "d1-d7/g7");
         assert!(Playable::parse_move(&pos, "a7-a6/a5").unwrap_err().contains("a7"));
         assert!(pos.resized(8).is_err() && pos.resized(10).is_ok());
+    }
+
+    #[test]
+    fn new_games_keep_the_weight_table() {
+        let patent = Position::new().with_weights(&PATENT_WEIGHTS);
+        assert!(std::ptr::eq(patent.resized(10).unwrap().weights(), &PATENT_WEIGHTS));
+        assert!(std::ptr::eq(patent.set_up("white a1 black j10").unwrap().weights(), &PATENT_WEIGHTS));
     }
 }

@@ -25,9 +25,11 @@ use arbor::tictactoe::TicTacToe;
 const USAGE: &str = "\
 Usage:
   arbor gtp --game amazons|tictactoe [--size N] [--k K] [--threads N] [--hash MB]
-      Speaks GTP version 2 on stdin/stdout (tic-tac-toe: boardsize 3..8, K in a row, default 3).
+            [--weights tuned|patent]
+      Speaks GTP version 2 on stdin/stdout (tic-tac-toe: boardsize 3..8, K in a row, default 3;
+      Amazons: the evaluation's weight table, default tuned).
   arbor play tictactoe|gomoku|amazons [--first human|engine] [--time SECONDS] [--size N]
-             [--rule freestyle|standard|renju|caro]
+             [--rule freestyle|standard|renju|caro] [--weights tuned|patent]
       A game against the engine in the terminal (or from a pipe); type help once it runs.
   arbor bench [DEPTH] [THREADS]
       Searches fixed Gomoku positions to DEPTH (default 8) on THREADS (default 1) with a cleared
@@ -122,6 +124,8 @@ struct GameOptions {
     hash_mb: usize,
     human_first: bool,
     move_time: Duration,
+    /// Amazons evaluation weights.
+    weights: &'static amazons::eval::Weights,
 }
 
 fn game_options(args: &[String]) -> Result<GameOptions, String> {
@@ -133,6 +137,7 @@ fn game_options(args: &[String]) -> Result<GameOptions, String> {
         hash_mb: DEFAULT_HASH_MB,
         human_first: true,
         move_time: Duration::from_secs(1),
+        weights: &amazons::eval::WEIGHTS,
     };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -142,6 +147,14 @@ fn game_options(args: &[String]) -> Result<GameOptions, String> {
             "--threads" => options.threads = number("--threads", args.next())?,
             "--hash" => options.hash_mb = number("--hash", args.next())?,
             "--rule" => options.rule = rule(args.next())?,
+            "--weights" => {
+                let name = args.next().ok_or("--weights needs a value")?;
+                options.weights = amazons::eval::NAMED_WEIGHTS
+                    .iter()
+                    .find(|(known, _)| known == name)
+                    .map(|&(_, weights)| weights)
+                    .ok_or(format!("--weights: {name:?} is not tuned or patent"))?;
+            }
             "--first" => {
                 options.human_first = match args.next().map(String::as_str) {
                     Some("human") => true,
@@ -185,7 +198,7 @@ fn run_gtp(args: &[String]) -> Result<(), String> {
     let (stdin, stdout) = (std::io::stdin().lock(), std::io::stdout().lock());
     let result = match game {
         "tictactoe" => gtp::run(engine, tictactoe(&options)?, stdin, stdout),
-        "amazons" => gtp::run(engine, Position::new(), stdin, stdout),
+        "amazons" => gtp::run(engine, Position::new().with_weights(options.weights), stdin, stdout),
         other => return Err(format!("gtp: unknown game {other:?}")),
     };
     result.map_err(|e| format!("gtp: {e}"))
@@ -209,7 +222,9 @@ fn run_play(args: &[String]) -> Result<(), String> {
             let board = Board::new(size, size, options.rule).map_err(|e| e.to_string())?;
             terminal::play(&mut engine, board, play_options, stdin, stdout)
         }
-        "amazons" => terminal::play(&mut engine, Position::new(), play_options, stdin, stdout),
+        "amazons" => {
+            terminal::play(&mut engine, Position::new().with_weights(options.weights), play_options, stdin, stdout)
+        }
         other => return Err(format!("play: unknown game {other:?}")),
     };
     result.map_err(|e| format!("play: {e}"))
