@@ -66,11 +66,15 @@ pub enum Rule {
 
 impl Rule {
     /// The rule for a Gomocup `INFO rule` value (Yixin's 2 also means renju).
+    /// The rule of an `INFO rule` bit mask: 1 exact five, 4 renju, 8 caro, and bit 2 for a
+    /// continuous game, which changes nothing here but that `BOARD` may carry field-3 stones
+    /// (walls). `2` alone is Yixin-Board's renju.
     pub fn from_gomocup(code: u32) -> Option<Rule> {
+        let code = if code == 2 { 4 } else { code & !2 };
         match code {
             0 => Some(Rule::Freestyle),
             1 => Some(Rule::Standard),
-            2 | 4 => Some(Rule::Renju),
+            4 => Some(Rule::Renju),
             8 => Some(Rule::Caro),
             _ => None,
         }
@@ -237,6 +241,8 @@ pub struct Board {
     won: bool,
     /// The last move was renju black's forbidden move, played through [`Board::play`]: white wins.
     foul: bool,
+    /// Cells walled off by [`Board::add_wall`].
+    walls: usize,
 }
 
 impl Board {
@@ -259,6 +265,7 @@ impl Board {
             history: Vec::new(),
             won: false,
             foul: false,
+            walls: 0,
         };
         let playable: Vec<usize> = board.playable().collect();
         for &i in &playable {
@@ -397,7 +404,25 @@ impl Board {
     }
 
     pub fn is_full(&self) -> bool {
-        self.history.len() == self.width * self.height
+        self.history.len() + self.walls == self.width * self.height
+    }
+
+    /// Turns the empty cell `mv` into a wall that belongs to neither side: a continuous game's
+    /// stone of an earlier five or forbidden point (Gomocup `BOARD` field 3). Walls are part of
+    /// the position, not of its history, so they are never taken back.
+    pub fn add_wall(&mut self, mv: Move) -> Result<(), MoveError> {
+        if !self.contains(mv) {
+            return Err(MoveError::OffBoard);
+        }
+        if !self.is_empty(mv) {
+            return Err(MoveError::Occupied);
+        }
+        let i = mv.index();
+        self.exclude(i);
+        self.set_cell(i, WALL_CELL);
+        self.hash ^= zobrist().cells[0][i] ^ zobrist().cells[1][i];
+        self.walls += 1;
+        Ok(())
     }
 
     pub fn is_over(&self) -> bool {
@@ -675,6 +700,27 @@ pub(crate) mod tests {
                 assert!(x == y, "cell {i}");
             }
         }
+    }
+
+    #[test]
+    fn walls_block_lines_and_stay() {
+        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for x in 1..=4 {
+            board.play(mv(x, 5)).unwrap();
+            board.play(mv(x, 9)).unwrap();
+        }
+        assert_eq!(board.threat_count(Color::Black, Threat::Five), 2);
+        let before = board.hash();
+        board.add_wall(mv(0, 5)).unwrap();
+        assert_eq!(board.threat_count(Color::Black, Threat::Five), 1);
+        board.add_wall(mv(5, 5)).unwrap();
+        assert_eq!(board.threat_count(Color::Black, Threat::Five), 0);
+        assert_ne!(board.hash(), before);
+        assert!(!board.is_empty(mv(5, 5)) && board.stone(mv(5, 5)).is_none());
+        assert_eq!(board.add_wall(mv(1, 5)), Err(MoveError::Occupied));
+        assert_eq!(board.play(mv(5, 5)), Err(MoveError::Occupied));
+        board.undo();
+        assert!(!board.is_empty(mv(0, 5)), "walls are not part of the history");
     }
 
     #[test]

@@ -456,13 +456,14 @@ impl<W: Write + Send> Session<W> {
             return Err(error);
         }
         let current = self.game()?;
-        let (mut own, mut opponent) = (Vec::new(), Vec::new());
+        let (mut own, mut opponent, mut walls) = (Vec::new(), Vec::new(), Vec::new());
         for &(x, y, field) in stones {
             let mv = square(&current, x, y)?;
             match field {
                 1 => own.push(mv),
                 2 => opponent.push(mv),
-                3 => return Err("continuous-game stones (field 3) are not supported".into()),
+                // A continuous game's winning-line or forbidden stone: nobody's, and in the way.
+                3 => walls.push(mv),
                 _ => return Err(format!("bad field {field} at {mv}, expected 1, 2 or 3")),
             }
         }
@@ -476,8 +477,9 @@ impl<W: Write + Send> Session<W> {
             let (own, opponent) = (own.len(), opponent.len());
             return Err(format!("{own} own and {opponent} opponent stones: the brain cannot be to move"));
         };
-        let in_order = (self.rule == Rule::Renju).then(|| in_move_order(&current, stones, brain_is_black)).flatten();
-        let (board, setup) = match in_order {
+        let played: Vec<_> = stones.iter().copied().filter(|&(_, _, field)| field != 3).collect();
+        let in_order = (self.rule == Rule::Renju).then(|| in_move_order(&current, &played, brain_is_black)).flatten();
+        let (mut board, setup) = match in_order {
             // Replayed in order, so TAKEBACK can undo the stones one by one.
             Some(board) => (board?, 0),
             None => {
@@ -487,6 +489,9 @@ impl<W: Write + Send> Session<W> {
                 (board, setup)
             }
         };
+        for &wall in &walls {
+            board.add_wall(wall).map_err(|error| format!("bad position: field 3 stone {wall}: {error}"))?;
+        }
         if !think {
             self.board = Some(board);
             self.setup = setup;
