@@ -239,15 +239,19 @@ mod tests {
         assert_eq!(queen_attacks(44, 0).count_ones(), 35);
     }
 
-    #[test]
-    fn set_fill_is_the_union_of_ray_attacks() {
-        let mut state = 0x00dd_ba11_cafe_5eedu64;
-        let mut next = move || {
+    /// Random single-square sets from a xorshift stream, reproducible from `seed`.
+    fn random_squares(mut state: u64) -> impl FnMut() -> u128 {
+        move || {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
             1u128 << (state % SQUARES as u64)
-        };
+        }
+    }
+
+    #[test]
+    fn set_fill_is_the_union_of_ray_attacks() {
+        let mut next = random_squares(0x00dd_ba11_cafe_5eed);
         for _ in 0..2_000 {
             let occ = (0..35).fold(0, |occ, _| occ | next());
             let set = (0..8).fold(0, |set, _| set | next()) & !occ;
@@ -259,13 +263,7 @@ mod tests {
 
     #[test]
     fn move_counts_sum_the_ray_attacks() {
-        let mut state = 0x5eed_1234_abcd_9876u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            1u128 << (state % SQUARES as u64)
-        };
+        let mut next = random_squares(0x5eed_1234_abcd_9876);
         for _ in 0..2_000 {
             let occ = (0..35).fold(0, |occ, _| occ | next());
             let set = (0..20).fold(0, |set, _| set | next()) & !occ;
