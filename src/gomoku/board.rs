@@ -662,9 +662,8 @@ pub(crate) mod tests {
         Move::new(x, y).unwrap()
     }
 
-    /// A 15x15 board (larger if a row is longer) from rows of `X`, `O` and `.`; the side to
-    /// move follows from the counts.
-    pub fn board_from(rows: &[&str], rule: Rule) -> Board {
+    /// The black (`X`) and white (`O`) stones of rows drawn top row first.
+    pub fn stones_from(rows: &[&str]) -> (Vec<Move>, Vec<Move>) {
         let mut black = Vec::new();
         let mut white = Vec::new();
         for (y, row) in rows.iter().enumerate() {
@@ -676,6 +675,13 @@ pub(crate) mod tests {
                 }
             }
         }
+        (black, white)
+    }
+
+    /// A 15x15 board (larger if a row is longer) from rows of `X`, `O` and `.`; the side to
+    /// move follows from the counts.
+    pub fn board_from(rows: &[&str], rule: Rule) -> Board {
+        let (black, white) = stones_from(rows);
         let size = rows.iter().map(|r| r.len()).chain([rows.len(), 15]).max().unwrap();
         Board::from_stones(size, size, rule, &black, &white).unwrap()
     }

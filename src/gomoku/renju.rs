@@ -111,24 +111,14 @@ impl Probe<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::board::tests::mv;
+    use super::super::board::tests::{mv, stones_from};
     use super::*;
 
     /// A renju position, black to move: the rows as drawn, and white stones added far away on
     /// the bottom rows until the counts match. Every case was also judged by the `renju`
     /// package's referee (a port of Piskvork's), with the same verdict.
     fn renju(rows: &[&str]) -> Board {
-        let mut black = Vec::new();
-        let mut white = Vec::new();
-        for (y, row) in rows.iter().enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                match c {
-                    'X' => black.push(mv(x, y)),
-                    'O' => white.push(mv(x, y)),
-                    _ => {}
-                }
-            }
-        }
+        let (black, mut white) = stones_from(rows);
         let mut filler = [14, 12].into_iter().flat_map(|y| (0..5).map(move |k| mv(3 * k, y)));
         while white.len() < black.len() {
             white.push(filler.next().expect("few enough stones"));
