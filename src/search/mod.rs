@@ -220,8 +220,10 @@ struct Worker<'a, G: Game> {
     move_lists: Vec<Vec<G::Move>>,
     /// Per ply, the moves searched so far at the node (pruned ones are not).
     searched_lists: Vec<Vec<G::Move>>,
-    /// Scratch space of [`Worker::order_moves`]: ordering key and index of every move.
+    /// Scratch space of [`Worker::order_moves`]: ordering key and index of every move, and
+    /// the list the kept moves are copied from.
     keyed_moves: Vec<(i64, usize)>,
+    kept_moves: Vec<G::Move>,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -246,6 +248,7 @@ impl<'a, G: Game> Worker<'a, G> {
             move_lists: vec![Vec::new(); MAX_PLY + 1],
             searched_lists: vec![Vec::new(); MAX_PLY + 1],
             keyed_moves: Vec::new(),
+            kept_moves: Vec::new(),
         }
     }
 
@@ -269,11 +272,12 @@ impl<'a, G: Game> Worker<'a, G> {
         self.pos.generate_moves(&mut root_moves);
         if !limits.excluded.is_empty() {
             self.root_limited = true;
-            root_moves.retain(|&m| !limits.excluded.contains(&G::encode_move(m)));
+            let allowed = |m: &G::Move| !limits.excluded.contains(&G::encode_move(*m));
+            root_moves.retain(allowed);
             if root_moves.is_empty() {
                 // Every move that would hold is excluded: the others lose no more than they do.
                 self.pos.generate_unpruned(&mut root_moves);
-                root_moves.retain(|&m| !limits.excluded.contains(&G::encode_move(m)));
+                root_moves.retain(allowed);
             }
         }
         result.best_move = root_moves.iter().copied().max_by_key(|&m| self.pos.order_score(m));
@@ -651,9 +655,13 @@ impl<'a, G: Game> Worker<'a, G> {
         keyed.select_nth_unstable(keep - 1);
         keyed.truncate(keep);
         keyed.sort_unstable();
-        let kept: Vec<G::Move> = keyed.iter().map(|&(_, index)| moves[index]).collect();
+        // The kept moves go to the front in key order: their indices name the old positions.
+        let old = std::mem::take(&mut self.kept_moves);
+        let mut old = std::mem::replace(moves, old);
         moves.clear();
-        moves.extend(kept);
+        moves.extend(keyed.iter().map(|&(_, index)| old[index]));
+        old.clear();
+        self.kept_moves = old;
         self.keyed_moves = keyed;
     }
 
