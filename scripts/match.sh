@@ -162,5 +162,8 @@ run | sed -u 's/\r$//' | tee match.log |
 echo
 python3 "$ROOT/scripts/match_report.py" --sgf games.sgf --log match.log --engine1 "$NAME1" \
     --engine2 "$NAME2" --tc-move "$TC_MOVE" --tc-game "${TC_GAME:-0}" | tee report.txt
-grep -q '^Tournament update' match.log && ((STATUS == 0)) ||
-    die "c-gomoku-cli failed or stopped before the end of the match (status $STATUS)"
+# The match is complete when c-gomoku-cli's last running score counts every game asked for
+# (its `Tournament update` table is only printed for more than two engines).
+PLAYED="$(sed -n -E 's/^Score of .* ([0-9]+)$/\1/p' match.log | tail -1)"
+[[ "${PLAYED:-0}" == "$GAMES" ]] && ((STATUS == 0)) ||
+    die "c-gomoku-cli failed or stopped before the end of the match (status $STATUS, ${PLAYED:-0} of $GAMES games)"

@@ -84,6 +84,20 @@ pub trait Game: Clone + Send + Sync + 'static {
         false
     }
 
+    /// Whether the position is quiet enough for the search to prune on the static evaluation
+    /// and on a passed move: a move never hurts its mover here (no zugzwang) and the opponent has
+    /// no threat pending that the evaluation cannot see. Games that are solved exactly, or where
+    /// a pass says nothing, keep the default and are never pruned this way.
+    fn is_quiet(&self) -> bool {
+        false
+    }
+
+    /// Hands the move to the opponent without playing (null-move pruning). Only called where
+    /// [`Game::is_quiet`] holds; [`Game::unmake_null_move`] undoes it, hash included.
+    fn make_null_move(&mut self) {}
+
+    fn unmake_null_move(&mut self) {}
+
     /// Selective width: at a node with `depth` plies left, only this many moves are searched,
     /// the first ones in the search's ordering (transposition-table move, killers, then history
     /// and [`Game::order_score`]). For games with thousands of moves a node (Amazons); `None`

@@ -532,6 +532,14 @@ impl Board {
         self.foul = false;
     }
 
+    /// Gives the move to the opponent without placing a stone: the stones, and with them every
+    /// shape and count, stay as they are. Its own inverse.
+    pub(crate) fn pass(&mut self) {
+        debug_assert!(!self.is_over());
+        self.hash ^= zobrist().white_to_move;
+        self.side = self.side.opponent();
+    }
+
     /// Exactly undoes [`Board::make`] of the last move.
     pub(crate) fn unmake(&mut self, mv: Move) {
         let i = mv.index();

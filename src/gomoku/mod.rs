@@ -110,6 +110,24 @@ impl Game for Board {
         !self.is_over() && self.threat_count(self.side_to_move().opponent(), Threat::Five) > 0
     }
 
+    /// An extra stone never hurts its owner, so a pass is a fair test unless the opponent has a
+    /// four or a three pending: then the game is about that threat, not the evaluation.
+    fn is_quiet(&self) -> bool {
+        let opp = self.side_to_move().opponent();
+        !self.is_over()
+            && !self.history().is_empty()
+            && self.threat_count(opp, Threat::Five) == 0
+            && self.threat_count(opp, Threat::LiveFour) == 0
+    }
+
+    fn make_null_move(&mut self) {
+        self.pass();
+    }
+
+    fn unmake_null_move(&mut self) {
+        self.pass();
+    }
+
     fn is_tactical(&self, mv: Move) -> bool {
         let me = self.side_to_move();
         self.threat(mv, me) >= Threat::Three || self.threat(mv, me.opponent()) >= Threat::Three

@@ -51,6 +51,16 @@ const LMR_DIVISOR: f64 = 2.0;
 /// at depths up to `LMP_MAX_DEPTH`: the ordering puts the few moves that matter first.
 const LMP_MAX_DEPTH: u32 = 4;
 const LMP_BASE: usize = 4;
+/// Reverse futility: at a quiet non-PV node this close to the horizon, a static evaluation this
+/// far above beta per ply left is trusted to hold.
+const RFP_MAX_DEPTH: u32 = 3;
+const RFP_MARGIN: Score = 80;
+/// Null-move pruning: from this depth, a quiet node whose evaluation reaches beta is searched
+/// with the move passed, `NMP_BASE + depth / NMP_DIVISOR` plies shallower; if even that holds
+/// beta, the node does.
+const NMP_MIN_DEPTH: u32 = 3;
+const NMP_BASE: u32 = 3;
+const NMP_DIVISOR: u32 = 4;
 /// History scores saturate at this magnitude (the "gravity" update keeps them inside).
 const HISTORY_MAX: i32 = 8_192;
 /// Ordering bonus of a killer move over its static score.
@@ -209,6 +219,10 @@ struct Worker<'a, G: Game> {
     /// The move to try first at a restricted root (the table's root entry serves otherwise):
     /// this line's first move in the previous iteration.
     root_hint: Option<G::Move>,
+    /// The best root line of the current iteration so far, each entry proven by a full-window
+    /// search at the iteration's depth: a move only replaces the one before it by beating it.
+    /// When the clock cuts the iteration short, this is better than the last complete one.
+    partial: Option<RootLine<G::Move>>,
     nodes: u64,
     unreported_nodes: u64,
     seldepth: u32,
@@ -218,6 +232,8 @@ struct Worker<'a, G: Game> {
     /// Triangular principal-variation table, one line per ply.
     pv: Vec<Vec<G::Move>>,
     move_lists: Vec<Vec<G::Move>>,
+    /// Per ply: the move that led here was a pass, so the node may not pass again.
+    after_pass: Vec<bool>,
     /// Per ply, the moves searched so far at the node (pruned ones are not).
     searched_lists: Vec<Vec<G::Move>>,
     /// Scratch space of [`Worker::order_moves`]: ordering key and index of every move, and
@@ -238,6 +254,7 @@ impl<'a, G: Game> Worker<'a, G> {
             root_limited: false,
             root_taken: Vec::new(),
             root_hint: None,
+            partial: None,
             nodes: 0,
             unreported_nodes: 0,
             seldepth: 0,
@@ -246,6 +263,7 @@ impl<'a, G: Game> Worker<'a, G> {
             killers: vec![[None; 2]; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
             move_lists: vec![Vec::new(); MAX_PLY + 1],
+            after_pass: vec![false; MAX_PLY + 1],
             searched_lists: vec![Vec::new(); MAX_PLY + 1],
             keyed_moves: Vec::new(),
             kept_moves: Vec::new(),
@@ -313,7 +331,16 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut depth = 1 + (self.id % 2) as u32;
         while depth <= max_depth {
             self.seldepth = 0;
-            let Some(lines) = self.rank_root(depth, wanted_lines, &result.lines) else { break };
+            self.partial = None;
+            let Some(lines) = self.rank_root(depth, wanted_lines, &result.lines) else {
+                if let (1, Some(line)) = (wanted_lines, self.partial.take()) {
+                    result.best_move = line.pv.first().copied().or(result.best_move);
+                    result.score = line.score;
+                    result.pv = line.pv.clone();
+                    result.lines = vec![line];
+                }
+                break;
+            };
             let best = lines[0].pv.first().copied();
             if best != result.best_move && result.depth > 0 {
                 instability += 0.6;
@@ -494,6 +521,15 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
 
+        // The static evaluation of a quiet non-PV node, which the pruning below trusts.
+        let quiet_eval =
+            (!pv_node && ply > 0 && beta.abs() < score::MATE_BOUND && self.pos.is_quiet()).then(|| self.pos.evaluate());
+        if let Some(eval) = quiet_eval
+            && let Some(score) = self.prune_quiet(eval, depth, beta, ply)?
+        {
+            return Some(score);
+        }
+
         let mut moves = std::mem::take(&mut self.move_lists[ply as usize]);
         moves.clear();
         if ply == 0 {
@@ -567,6 +603,9 @@ impl<'a, G: Game> Worker<'a, G> {
                     line.clear();
                     line.push(mv);
                     line.extend_from_slice(&tail[0]);
+                    if ply == 0 && self.root_taken.is_empty() && best_score < beta {
+                        self.partial = Some(RootLine { score, pv: line.clone() });
+                    }
                     if alpha >= beta {
                         self.reward(mv, depth, ply, &searched[..searched.len() - 1]);
                         break;
@@ -589,6 +628,28 @@ impl<'a, G: Game> Worker<'a, G> {
             self.shared.tt.store(key, best_move.map(G::encode_move), to_tt(best_score, ply), depth, bound);
         }
         Some(best_score)
+    }
+
+    /// Pruning at a quiet non-PV node: the static evaluation so far above beta that the node
+    /// is left as it is (reverse futility), or a pass that still holds beta in a shallower search
+    /// (null move). `Some(Some(score))` cuts the node off; `None` means the search was stopped.
+    fn prune_quiet(&mut self, eval: Score, depth: u32, beta: Score, ply: u32) -> Option<Option<Score>> {
+        if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth as Score >= beta {
+            return Some(Some(eval));
+        }
+        let ply_index = ply as usize;
+        if depth < NMP_MIN_DEPTH || eval < beta || self.after_pass[ply_index] || ply_index + 1 >= MAX_PLY {
+            return Some(None);
+        }
+        let reduced = depth.saturating_sub(1 + NMP_BASE + depth / NMP_DIVISOR);
+        self.pos.make_null_move();
+        self.after_pass[ply_index + 1] = true;
+        let score = self.negamax(reduced, -beta, -beta + 1, ply + 1, false).map(|s| -s);
+        self.after_pass[ply_index + 1] = false;
+        self.pos.unmake_null_move();
+        let score = score?;
+        // A mate found after a pass is not a mate of the real game.
+        Some((score >= beta).then_some(if score >= score::MATE_BOUND { beta } else { score }))
     }
 
     /// Beyond the nominal depth: a proven win ends the line, a threat that must be answered is

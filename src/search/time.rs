@@ -13,8 +13,10 @@ use super::limits::SearchLimits;
 pub const MOVE_OVERHEAD: Duration = Duration::from_millis(60);
 /// Moves we plan to still play when the clock does not say.
 pub const EXPECTED_MOVES_LEFT: u32 = 25;
-/// Share of the per-move time the soft deadline starts at.
-const SOFT_SHARE: f64 = 0.45;
+/// Share of the per-move time the soft deadline starts at. Time a move does not use is lost
+/// under a per-move limit, and an iteration the clock cuts short still gives its best move so
+/// far, so a late start costs little.
+const SOFT_SHARE: f64 = 0.7;
 /// No single move may use more than this share of the remaining game time.
 const MAX_CLOCK_SHARE: f64 = 0.25;
 
