@@ -113,11 +113,10 @@ impl Game for Board {
     /// An extra stone never hurts its owner, so a pass is a fair test unless the opponent has a
     /// four or a three pending: then the game is about that threat, not the evaluation.
     fn is_quiet(&self) -> bool {
-        let opp = self.side_to_move().opponent();
         !self.is_over()
             && !self.history().is_empty()
-            && self.threat_count(opp, Threat::Five) == 0
-            && self.threat_count(opp, Threat::LiveFour) == 0
+            && !self.is_threatened()
+            && self.threat_count(self.side_to_move().opponent(), Threat::LiveFour) == 0
     }
 
     fn make_null_move(&mut self) {

@@ -603,7 +603,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     line.clear();
                     line.push(mv);
                     line.extend_from_slice(&tail[0]);
-                    if ply == 0 && self.root_taken.is_empty() && best_score < beta {
+                    if ply == 0 && self.root_taken.is_empty() {
                         self.partial = Some(RootLine { score, pv: line.clone() });
                     }
                     if alpha >= beta {
