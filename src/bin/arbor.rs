@@ -4,7 +4,7 @@
 //! renju black's forbidden cells (for checking against another referee), `replay` checks
 //! protocol transcripts against any engine.
 
-use std::io::{BufRead, IsTerminal};
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -51,6 +51,9 @@ Usage:
   arbor forbidden [--size N]
       Reads renju positions from stdin, one a line: the rows of the board (N*N characters,
       X black, O white, . empty); prints for each the cells where black may not play, as x,y.
+  arbor features [--size N]
+      Reads finished freestyle games from stdin, one a line: the result (B, W or D) and the
+      moves as x,y; prints the evaluation's features of their positions for scripts/fit_eval.py.
   arbor replay --engine CMD [ARG...] -- FILE...
       Replays protocol transcripts (see protocol-tests/README.md) against any engine.
   arbor help";
@@ -76,6 +79,7 @@ fn main() -> ExitCode {
             _ => run_bench(&args[1..]),
         }
         .map(|()| ExitCode::SUCCESS),
+        Some("features") => run_features(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("perft") => run_perft(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("selfplay") => match args.get(1..3) {
             Some([flag, game]) if flag == "--game" && game == "amazons" => run_amazons_selfplay(&args[3..]),
@@ -478,4 +482,42 @@ fn run_replay(args: &[String]) -> Result<ExitCode, String> {
     }
     println!("{} passed, {failures} failed", files.len() - failures);
     Ok(if failures == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// Reads finished games, one a line (`RESULT x,y x,y ...`, RESULT `B`, `W` or `D`), and prints
+/// for every position after the fourth stone that the search would evaluate statically the
+/// side to move's result (1, 0.5, 0) and the evaluation's features (`gomoku::eval::features`).
+fn run_features(args: &[String]) -> Result<(), String> {
+    let size = match args {
+        [] => 15,
+        [flag, value] if flag == "--size" => number("--size", Some(value))?,
+        _ => return Err("features takes only --size N".into()),
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for (index, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line.map_err(|e| e.to_string())?;
+        let at = |e: String| format!("line {}: {e}", index + 1);
+        let mut words = line.split_whitespace();
+        let Some(result) = words.next() else { continue };
+        let winner = match result {
+            "B" => Some(Color::Black),
+            "W" => Some(Color::White),
+            "D" => None,
+            other => return Err(at(format!("result {other:?} is not B, W or D"))),
+        };
+        let mut board = Board::new(size, size, Rule::Freestyle).map_err(|e| at(e.to_string()))?;
+        for (ply, word) in words.enumerate() {
+            let mv = board.parse_move(word).map_err(at)?;
+            board.play(mv).map_err(|e| at(e.to_string()))?;
+            let Some(features) = arbor::gomoku::eval::features(&board).filter(|_| ply >= 3) else { continue };
+            let label = match winner {
+                None => "0.5",
+                Some(color) if color == board.side_to_move() => "1",
+                Some(_) => "0",
+            };
+            let features: Vec<String> = features.iter().map(u32::to_string).collect();
+            writeln!(out, "{label} {}", features.join(" ")).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
 }

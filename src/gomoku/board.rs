@@ -11,7 +11,7 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use super::eval::{self, CellTable};
+use super::eval::{self, CellTable, CellValue, MOVER};
 use super::pattern::{PatternTable, REACH, Shape, WALL, slot_shift};
 use super::threat::{THREAT_KINDS, Threat};
 use crate::search::score::Score;
@@ -202,7 +202,8 @@ struct Cell {
     /// Per colour, per direction: the shape a stone of that colour would make here. Read only
     /// while the cell is empty; `threats` and `values` always agree with it.
     shapes: [[Shape; 4]; 2],
-    values: [Score; 2],
+    /// Per colour: the cell's worth to that colour as the side to move and as the side waiting.
+    values: [CellValue; 2],
     threats: [Threat; 2],
     /// Empty, black, white or wall.
     code: u8,
@@ -213,7 +214,7 @@ struct Cell {
 const WALL_STATE: Cell = Cell {
     keys: [0; 4],
     shapes: [[Shape::Dead; 4]; 2],
-    values: [0; 2],
+    values: [[0; 2]; 2],
     threats: [Threat::None; 2],
     code: WALL_CELL,
     near: 0,
@@ -230,7 +231,8 @@ pub struct Board {
     cell_tables: [&'static CellTable; 2],
     /// Everything known about each cell, together so a refresh touches one cache line.
     cells: Vec<Cell>,
-    totals: [Score; 2],
+    /// Per colour, per role ([`eval::MOVER`], [`eval::WAITER`]): the sum of its cells' worth.
+    totals: [[Score; 2]; 2],
     threat_counts: [[u32; THREAT_KINDS]; 2],
     /// Bit per cell: empty and near a stone. Iterating it is what makes move generation cheap.
     candidate_bits: [u64; CELLS.div_ceil(64)],
@@ -257,7 +259,7 @@ impl Board {
             table: PatternTable::for_rule(rule),
             cell_tables: [CellTable::get(rule == Rule::Renju), CellTable::get(false)],
             cells: vec![WALL_STATE; CELLS],
-            totals: [0; 2],
+            totals: [[0; 2]; 2],
             threat_counts: [[0; THREAT_KINDS]; 2],
             candidate_bits: [0; CELLS.div_ceil(64)],
             hash: 0,
@@ -473,7 +475,7 @@ impl Board {
     }
 
     pub(crate) fn value(&self, mv: Move, color: Color) -> Score {
-        self.cells[mv.index()].values[color.index()]
+        Score::from(self.cells[mv.index()].values[color.index()][MOVER])
     }
 
     /// The shapes `color` would make on the empty cell `mv`, one per direction.
@@ -600,7 +602,9 @@ impl Board {
             let (threat, value) = self.cell_tables[c].lookup(cell.shapes[c]);
             self.threat_counts[c][cell.threats[c] as usize] -= 1;
             self.threat_counts[c][threat as usize] += 1;
-            self.totals[c] += value - cell.values[c];
+            for ((total, &new), &old) in self.totals[c].iter_mut().zip(&value).zip(&cell.values[c]) {
+                *total += Score::from(new) - Score::from(old);
+            }
             cell.threats[c] = threat;
             cell.values[c] = value;
         }
@@ -610,7 +614,9 @@ impl Board {
     fn exclude(&mut self, i: usize) {
         for c in 0..2 {
             self.threat_counts[c][self.cells[i].threats[c] as usize] -= 1;
-            self.totals[c] -= self.cells[i].values[c];
+            for role in 0..2 {
+                self.totals[c][role] -= Score::from(self.cells[i].values[c][role]);
+            }
         }
     }
 
@@ -618,7 +624,9 @@ impl Board {
     fn include(&mut self, i: usize) {
         for c in 0..2 {
             self.threat_counts[c][self.cells[i].threats[c] as usize] += 1;
-            self.totals[c] += self.cells[i].values[c];
+            for role in 0..2 {
+                self.totals[c][role] += Score::from(self.cells[i].values[c][role]);
+            }
         }
         for d in 0..4 {
             self.refresh(i, d);

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""fit_eval.py: fit the Gomoku evaluation's weights to game results (Texel's method).
+
+The evaluation (src/gomoku/eval.rs) is linear in per-side counts of shapes and kill shapes,
+with one weight table for the side to move and one for the side waiting. This script reads
+finished games from c-gomoku-cli SGF files, has `arbor features` turn every position the
+search would evaluate statically into those counts, fits a logistic regression of the side to
+move's result on them, and prints SHAPE_VALUE, THREAT_BONUS and TEMPO for eval.rs.
+
+    python3 scripts/fit_eval.py --arbor target/release/arbor games1.sgf games2.sgf ...
+
+Needs numpy (pip install numpy). Use freestyle 15x15 games between strong players from varied
+openings; a few thousand games give tens of thousands of positions.
+"""
+import argparse
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+SHAPES = ["Dead", "SleepingOne", "LiveOne", "SleepingTwo", "LiveTwo", "SleepingThree", "JumpLiveThree",
+          "LiveThree", "JumpFour", "RushFour", "LiveFour", "Five", "Overline", "DoubleFour"]
+THREATS = ["Forbidden", "None", "Three", "Four", "DoubleThree", "FourThree", "LiveFour", "Five"]
+SIDE = len(SHAPES) + len(THREATS)
+# Eval units per logit of the win probability: the calibration of the hand-made table this fit
+# replaced, so the search's margins (reverse futility, null move) keep their meaning.
+UNITS_PER_LOGIT = 628
+# Features that carry nothing: the Dead shape, and cells that are forbidden or make no threat.
+IGNORED = {0, len(SHAPES), len(SHAPES) + 1}
+# Shapes that must be worth strictly more than the one before (the unit test's ladder).
+LADDER = [1, 2, 3, 4, 6, 7, 10, 11]
+
+
+def games_from_sgf(paths):
+    """Yields 'RESULT x,y x,y ...' lines from c-gomoku-cli SGF files."""
+    for path in paths:
+        with open(path) as f:
+            text = f.read()
+        for game in text.split("(;FF")[1:]:
+            result = re.search(r"RE\[([^\]]*)\]", game)
+            code = {"B+1": "B", "W+1": "W", "0": "D"}.get(result.group(1) if result else "")
+            if code is None:
+                continue
+            moves = re.findall(r";[BW]\[([a-z])([a-z])\]", game)
+            yield code + " " + " ".join(f"{ord(x) - 97},{ord(y) - 97}" for x, y in moves)
+
+
+def fit(labels, features, l2):
+    """Logistic regression by Newton's method on standardised features; returns weights per
+    feature (in logits per count) and the intercept."""
+    keep = [i for i in range(2 * SIDE) if i % SIDE not in IGNORED]
+    x = features[:, keep]
+    mean, spread = x.mean(0), x.std(0) + 1e-9
+    z = np.hstack([(x - mean) / spread, np.ones((len(labels), 1))])
+    w = np.zeros(z.shape[1])
+    penalty = l2 * np.eye(len(w))
+    penalty[-1, -1] = 0
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-(z @ w)))
+        gradient = z.T @ (p - labels) / len(labels) + penalty @ w
+        hessian = (z * (p * (1 - p))[:, None]).T @ z / len(labels) + penalty
+        step = np.linalg.solve(hessian, gradient)
+        w -= step
+        if np.abs(step).max() < 1e-9:
+            break
+    p = np.clip(1 / (1 + np.exp(-(z @ w))), 1e-9, 1 - 1e-9)
+    loss = -np.mean(labels * np.log(p) + (1 - labels) * np.log(1 - p))
+    full = np.zeros(2 * SIDE)
+    full[keep] = w[:-1] / spread
+    return full, w[-1] - (mean / spread) @ w[:-1], loss
+
+
+def tables(full, intercept):
+    """The eval.rs tables in eval units: each side's worth in its role, never negative, the
+    shapes along the ladder increasing, and the shapes the fit never sees (decided positions
+    are left out) large enough for the search."""
+    units = full * UNITS_PER_LOGIT
+    mover_shapes, mover_threats = np.maximum(units[:14], 0), np.maximum(units[14:22], 0)
+    waiter_shapes, waiter_threats = np.maximum(-units[22:36], 0), np.maximum(-units[36:44], 0)
+    mover_shapes[10] = max(mover_shapes[10], 3 * mover_shapes[9])
+    mover_shapes[11] = max(mover_shapes[11], 2 * mover_shapes[10])
+    mover_threats[6] = max(mover_threats[6], 2 * mover_threats[5])
+    mover_threats[7] = max(mover_threats[7], 2 * mover_threats[6])
+    waiter_shapes[11] = max(waiter_shapes[11], 2 * waiter_shapes[10])
+    waiter_threats[7] = max(waiter_threats[7], 2 * max(waiter_threats[6], waiter_threats[5]))
+    for shapes in (mover_shapes, waiter_shapes):
+        for weaker, stronger in zip(LADDER, LADDER[1:]):
+            shapes[stronger] = max(shapes[stronger], shapes[weaker] + 1)
+        shapes[13] = shapes[10]
+    row = lambda values: "    [" + ", ".join(str(int(round(v))) for v in values) + "],"
+    return "\n".join([
+        "const SHAPE_VALUE: [[Score; SHAPE_KINDS]; 2] = [",
+        row(mover_shapes), row(waiter_shapes), "];",
+        "const THREAT_BONUS: [[Score; THREAT_KINDS]; 2] = [",
+        row(mover_threats), row(waiter_threats), "];",
+        f"const TEMPO: Score = {int(round(intercept * UNITS_PER_LOGIT))};",
+    ])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("sgf", nargs="+", help="c-gomoku-cli SGF files of freestyle 15x15 games")
+    parser.add_argument("--arbor", default="target/release/arbor", help="the arbor binary")
+    parser.add_argument("--l2", type=float, default=1e-3, help="ridge penalty on standardised weights")
+    args = parser.parse_args()
+    games = "\n".join(games_from_sgf(args.sgf)) + "\n"
+    run = subprocess.run([args.arbor, "features"], input=games, capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"fit_eval.py: arbor features failed: {run.stderr.strip()}")
+    rows = np.array([[float(v) for v in line.split()] for line in run.stdout.splitlines()])
+    if len(rows) == 0:
+        sys.exit("fit_eval.py: no positions in those games")
+    full, intercept, loss = fit(rows[:, 0], rows[:, 1:], args.l2)
+    print(f"// {games.count(chr(10))} games, {len(rows)} positions, cross-entropy {loss:.4f}")
+    print(tables(full, intercept))
+
+
+if __name__ == "__main__":
+    main()
