@@ -68,7 +68,7 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// A move that wins by force within the returned number of plies, found by a game-specific
     /// solver (Gomoku's threat-space search) in at most `max_nodes` nodes; `None` proves nothing.
-    /// Called at every horizon node and once at the root, so it must respect the budget.
+    /// Called once at the root, before the search.
     fn prove_win(&mut self, _max_nodes: u32) -> Option<(Self::Move, u32)> {
         None
     }
@@ -78,6 +78,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn is_threatened(&self) -> bool {
         false
     }
+
+    /// Moves that force the opponent's reply (Gomoku: fours), tried beyond the horizon before
+    /// the static evaluation is trusted. Defaults to none: the evaluation stands.
+    fn generate_forcing(&self, _out: &mut Vec<Self::Move>) {}
 
     /// Whether `mv` is forcing enough that the search should not reduce it.
     fn is_tactical(&self, _mv: Self::Move) -> bool {

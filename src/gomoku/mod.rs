@@ -127,6 +127,10 @@ impl Game for Board {
         self.pass();
     }
 
+    fn generate_forcing(&self, out: &mut Vec<Move>) {
+        self.generate_fours(out);
+    }
+
     fn is_tactical(&self, mv: Move) -> bool {
         let me = self.side_to_move();
         self.threat(mv, me) >= Threat::Three || self.threat(mv, me.opponent()) >= Threat::Three

@@ -44,6 +44,22 @@ impl Board {
         }
     }
 
+    /// The side to move's fours (fives and live fours first), for the search beyond the
+    /// horizon; none when the opponent threatens five, since then only the block is forcing.
+    pub(crate) fn generate_fours(&self, out: &mut Vec<Move>) {
+        out.clear();
+        let me = self.side_to_move();
+        let fours: u32 = [Threat::Four, Threat::FourThree, Threat::LiveFour, Threat::Five]
+            .iter()
+            .map(|&t| self.threat_count(me, t))
+            .sum();
+        if self.is_over() || fours == 0 || self.threat_count(me.opponent(), Threat::Five) > 0 {
+            return;
+        }
+        out.extend(self.candidates().filter(|&m| self.threat(m, me).is_four() && self.is_legal_for(m, me)));
+        out.sort_by_key(|&m| std::cmp::Reverse((self.threat(m, me), self.value(m, me))));
+    }
+
     /// The cells where `opp` would make a live four (or double four) and may play, if any.
     fn live_four_threats(&self, opp: Color) -> Option<Vec<Move>> {
         if self.threat_count(opp, Threat::LiveFour) == 0 {
@@ -104,7 +120,8 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::super::board::tests::{board_from, mv};
-    use super::super::board::{Board, Move, Rule};
+    use super::super::board::{Board, Color, Move, Rule};
+    use super::super::threat::Threat;
 
     fn generated(board: &Board) -> Vec<Move> {
         let mut moves = Vec::new();
@@ -176,5 +193,21 @@ mod tests {
         moves.sort();
         // The far ends do not help: black would still get an open four on the other side.
         assert_eq!(moves, vec![mv(5, 5), mv(9, 5)]);
+    }
+
+    #[test]
+    fn fours_are_the_forcing_moves() {
+        // Black to move, a three closed on the left: (5,1) makes a rush four, (6,1) a jump four.
+        let board = board_from(&["..........", ".OXXX.....", "......O...", "........O."], Rule::Freestyle);
+        let mut fours = Vec::new();
+        board.generate_fours(&mut fours);
+        fours.sort();
+        assert_eq!(fours, vec![mv(5, 1), mv(6, 1)]);
+        // White to move has a three of his own but faces a four: only the block is forcing.
+        let board =
+            board_from(&["..........", ".OXXXX....", "..........", ".OOO......", ".........X"], Rule::Freestyle);
+        assert!(board.threat_count(Color::White, Threat::Four) > 0);
+        board.generate_fours(&mut fours);
+        assert!(fours.is_empty());
     }
 }

@@ -37,11 +37,13 @@ pub const MAX_PLY: usize = 128;
 const MAX_MOVES: usize = 64;
 /// Nodes between two looks at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 128;
-/// Nodes the game's solver may spend at a horizon node, and at the root before the search.
-const LEAF_PROOF_NODES: u32 = 50;
+/// Nodes the game's solver may spend at the root before the search.
 const ROOT_PROOF_NODES: u32 = 5_000;
 /// Replies to threats searched beyond the horizon before trusting the static evaluation.
 const MAX_THREAT_EXTENSION: u32 = 16;
+/// Plies beyond the horizon, forcing moves and their replies together, in which the side to
+/// move may still try a forcing move instead of standing on the evaluation.
+const MAX_FORCING_PLIES: u32 = 12;
 /// Late-move reductions start at this move index and depth; they grow with the logarithms of
 /// both, divided by `LMR_DIVISOR`.
 const LMR_MIN_INDEX: usize = 3;
@@ -652,8 +654,11 @@ impl<'a, G: Game> Worker<'a, G> {
         Some((score >= beta).then_some(if score >= score::MATE_BOUND { beta } else { score }))
     }
 
-    /// Beyond the nominal depth: a proven win ends the line, a threat that must be answered is
-    /// searched further (a few plies at most), otherwise the static evaluation stands.
+    /// Beyond the nominal depth (quiescence): a threat that must be answered is searched
+    /// further, and a side free to move either stands on the static evaluation or plays a
+    /// forcing move ([`Game::generate_forcing`]), whichever is better. Gomoku's fours make this
+    /// a victory-by-continuous-fours search inside α-β, which also sees fours that gain shape
+    /// without winning.
     fn horizon(&mut self, alpha: Score, beta: Score, ply: u32, extension: u32) -> Option<Score> {
         if self.should_abort() {
             return None;
@@ -662,17 +667,26 @@ impl<'a, G: Game> Worker<'a, G> {
         if let Some(outcome) = self.pos.outcome() {
             return Some(outcome_score(outcome, ply));
         }
-        if let Some((_, plies)) = self.pos.prove_win(LEAF_PROOF_NODES) {
-            return Some(win_in(ply + plies));
-        }
-        if !self.pos.is_threatened() || extension >= MAX_THREAT_EXTENSION || ply as usize >= MAX_PLY {
+        let threatened = self.pos.is_threatened();
+        if ply as usize + 1 >= MAX_PLY || (threatened && extension >= MAX_THREAT_EXTENSION) {
             return Some(self.pos.evaluate());
+        }
+        let mut best = -INFINITY;
+        let mut alpha = alpha;
+        if !threatened {
+            best = self.pos.evaluate();
+            if best >= beta || extension >= MAX_FORCING_PLIES {
+                return Some(best);
+            }
+            alpha = alpha.max(best);
         }
         let mut moves = std::mem::take(&mut self.move_lists[ply as usize]);
         moves.clear();
-        self.pos.generate_moves(&mut moves);
-        let mut best = -INFINITY;
-        let mut alpha = alpha;
+        if threatened {
+            self.pos.generate_moves(&mut moves);
+        } else {
+            self.pos.generate_forcing(&mut moves);
+        }
         let mut result = Some(());
         for &mv in &moves {
             self.pos.make_move(mv);
