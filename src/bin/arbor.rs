@@ -509,7 +509,10 @@ fn run_features(args: &[String]) -> Result<(), String> {
         for (ply, word) in words.enumerate() {
             let mv = board.parse_move(word).map_err(at)?;
             board.play(mv).map_err(|e| at(e.to_string()))?;
-            let Some(features) = arbor::gomoku::eval::features(&board).filter(|_| ply >= 3) else { continue };
+            if ply < 3 {
+                continue;
+            }
+            let Some(features) = arbor::gomoku::eval::features(&board) else { continue };
             let label = match winner {
                 None => "0.5",
                 Some(color) if color == board.side_to_move() => "1",

@@ -602,9 +602,8 @@ impl Board {
             let (threat, value) = self.cell_tables[c].lookup(cell.shapes[c]);
             self.threat_counts[c][cell.threats[c] as usize] -= 1;
             self.threat_counts[c][threat as usize] += 1;
-            for ((total, &new), &old) in self.totals[c].iter_mut().zip(&value).zip(&cell.values[c]) {
-                *total += Score::from(new) - Score::from(old);
-            }
+            add_value(&mut self.totals[c], cell.values[c], -1);
+            add_value(&mut self.totals[c], value, 1);
             cell.threats[c] = threat;
             cell.values[c] = value;
         }
@@ -614,9 +613,7 @@ impl Board {
     fn exclude(&mut self, i: usize) {
         for c in 0..2 {
             self.threat_counts[c][self.cells[i].threats[c] as usize] -= 1;
-            for role in 0..2 {
-                self.totals[c][role] -= Score::from(self.cells[i].values[c][role]);
-            }
+            add_value(&mut self.totals[c], self.cells[i].values[c], -1);
         }
     }
 
@@ -624,9 +621,7 @@ impl Board {
     fn include(&mut self, i: usize) {
         for c in 0..2 {
             self.threat_counts[c][self.cells[i].threats[c] as usize] += 1;
-            for role in 0..2 {
-                self.totals[c][role] += Score::from(self.cells[i].values[c][role]);
-            }
+            add_value(&mut self.totals[c], self.cells[i].values[c], 1);
         }
         for d in 0..4 {
             self.refresh(i, d);
@@ -667,6 +662,13 @@ impl Board {
             out.push('\n');
         }
         out
+    }
+}
+
+/// Adds (`sign` 1) or removes (`sign` -1) a cell's worth in both roles to a colour's totals.
+fn add_value(totals: &mut [Score; 2], value: CellValue, sign: Score) {
+    for (total, v) in totals.iter_mut().zip(value) {
+        *total += sign * Score::from(v);
     }
 }
 

@@ -96,7 +96,7 @@ impl CellTable {
     pub fn lookup(&self, shapes: [Shape; 4]) -> (Threat, CellValue) {
         let index = shapes.iter().rev().fold(0, |acc, &s| acc * SHAPE_KINDS + s as usize);
         let entry = self.entries[index];
-        (Threat::from_u8((entry & 0xf) as u8), [(entry >> 4 & 0x3fff) as i16, (entry >> 18) as i16])
+        (Threat::from_u8((entry & 0xf) as u8), [(entry >> 4 & VALUE_MAX as u32) as i16, (entry >> 18) as i16])
     }
 }
 

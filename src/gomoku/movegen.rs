@@ -49,14 +49,25 @@ impl Board {
     pub(crate) fn generate_fours(&self, out: &mut Vec<Move>) {
         out.clear();
         let me = self.side_to_move();
-        let fours: u32 = [Threat::Four, Threat::FourThree, Threat::LiveFour, Threat::Five]
-            .iter()
-            .map(|&t| self.threat_count(me, t))
-            .sum();
-        if self.is_over() || fours == 0 || self.threat_count(me.opponent(), Threat::Five) > 0 {
+        if self.is_over() || self.four_cells(me) == 0 || self.threat_count(me.opponent(), Threat::Five) > 0 {
             return;
         }
-        out.extend(self.candidates().filter(|&m| self.threat(m, me).is_four() && self.is_legal_for(m, me)));
+        self.fours_where(out, |_| true);
+    }
+
+    /// Empty cells where `color` would make a four or better, by the counts.
+    pub(crate) fn four_cells(&self, color: Color) -> u32 {
+        [Threat::Four, Threat::FourThree, Threat::LiveFour, Threat::Five]
+            .iter()
+            .map(|&t| self.threat_count(color, t))
+            .sum()
+    }
+
+    /// Appends the side to move's legal fours that `keep` accepts, strongest first (fives and
+    /// live fours lead, then the cell's worth); ties keep board order.
+    pub(crate) fn fours_where(&self, out: &mut Vec<Move>, keep: impl Fn(Move) -> bool) {
+        let me = self.side_to_move();
+        out.extend(self.candidates().filter(|&m| self.threat(m, me).is_four() && keep(m) && self.is_legal_for(m, me)));
         out.sort_by_key(|&m| std::cmp::Reverse((self.threat(m, me), self.value(m, me))));
     }
 

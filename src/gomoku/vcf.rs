@@ -40,9 +40,7 @@ impl Board {
         {
             return Some((live, 3));
         }
-        let fours: u32 =
-            [Threat::Four, Threat::FourThree, Threat::LiveFour].iter().map(|&t| self.threat_count(me, t)).sum();
-        if fours == 0 || opp_fives > 1 || plies_left < 3 || *budget == 0 {
+        if self.four_cells(me) == 0 || opp_fives > 1 || plies_left < 3 || *budget == 0 {
             return None;
         }
         if buffers.len() <= level {
@@ -50,15 +48,8 @@ impl Board {
         }
         let mut attacks = std::mem::take(&mut buffers[level]);
         attacks.clear();
-        if opp_fives == 1 {
-            attacks.extend(
-                self.candidates().filter(|&m| self.threat(m, opp) == Threat::Five && self.threat(m, me).is_four()),
-            );
-        } else {
-            attacks.extend(self.candidates().filter(|&m| self.threat(m, me).is_four()));
-        }
-        attacks.retain(|&m| self.is_legal_for(m, me));
-        attacks.sort_by_key(|&m| std::cmp::Reverse((self.threat(m, me), self.value(m, me))));
+        // Against a four, only a four that also blocks it keeps the initiative.
+        self.fours_where(&mut attacks, |m| opp_fives == 0 || self.threat(m, opp) == Threat::Five);
         let mut found = None;
         for &attack in &attacks {
             if *budget == 0 {
