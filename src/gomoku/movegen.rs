@@ -3,6 +3,9 @@
 //! Only empty cells near stones are candidates. Threats prune further, soundly: a five is
 //! played at once; an opponent's four must be blocked; against an opponent who can make a live
 //! four next move, only our own fours and the moves that leave him no live four can hold.
+//! Against a four-three threat the same holds, with one more kind of answer: a move that makes
+//! our forced block of his four a four of ours. That list is nearly sound (a counter that works
+//! two moves later is not in it) and turns the attacker's threes into narrow forced lines.
 
 use super::board::{Board, Color, DIRECTIONS, Move};
 use super::pattern::REACH;
@@ -33,8 +36,12 @@ impl Board {
         }
         if self.threat_count(opp, Threat::Five) > 0 {
             out.extend(self.candidates().filter(|&m| self.threat(m, opp) == Threat::Five && self.is_legal_for(m, me)));
-        } else if let Some(threats) = self.live_four_threats(opp) {
-            self.defend_live_four_threats(&threats, out);
+        } else if let Some(threats) = self.threat_cells(opp, Threat::LiveFour) {
+            self.defend(&threats, Threat::LiveFour, &[], out);
+        } else if let Some(threats) = self.threat_cells(opp, Threat::FourThree)
+            && let Some(counters) = self.counter_four_cells(&threats)
+        {
+            self.defend(&threats, Threat::FourThree, &counters, out);
         } else {
             out.extend(self.candidates().filter(|&m| self.is_legal_for(m, me)));
         }
@@ -71,40 +78,72 @@ impl Board {
         out.sort_by_key(|&m| std::cmp::Reverse((self.threat(m, me), self.value(m, me))));
     }
 
-    /// The cells where `opp` would make a live four (or double four) and may play, if any.
-    fn live_four_threats(&self, opp: Color) -> Option<Vec<Move>> {
-        if self.threat_count(opp, Threat::LiveFour) == 0 {
+    /// The cells where `opp` would make `threat` and may play, if any.
+    fn threat_cells(&self, opp: Color, threat: Threat) -> Option<Vec<Move>> {
+        if self.threat_count(opp, threat) == 0 {
             return None;
         }
-        let threats: Vec<Move> = self
-            .candidates()
-            .filter(|&m| self.threat(m, opp) == Threat::LiveFour && self.is_legal_for(m, opp))
-            .collect();
+        let threats: Vec<Move> =
+            self.candidates().filter(|&m| self.threat(m, opp) == threat && self.is_legal_for(m, opp)).collect();
         (!threats.is_empty()).then_some(threats)
     }
 
-    /// Replies when the opponent threatens a live four (or double four) on `threats`: our own
-    /// fours, which he must answer, and the moves after which he has no such threat left. A
-    /// stone changes only the one line it shares with a threat cell, so each reply is checked by
-    /// re-reading that line's shape instead of playing the move.
-    fn defend_live_four_threats(&self, threats: &[Move], out: &mut Vec<Move>) {
+    /// Replies when the opponent threatens `level` (a live four, or a four-three) on `threats`:
+    /// our own fours, which he must answer, the moves after which he has no such threat left,
+    /// and `counters`. A stone changes only the one line it shares with a threat cell, so each
+    /// reply is checked by re-reading that line's shape instead of playing the move.
+    fn defend(&self, threats: &[Move], level: Threat, counters: &[Move], out: &mut Vec<Move>) {
         let me = self.side_to_move();
         let opp = me.opponent();
         for m in self.candidates() {
-            let defends = threats.iter().all(|&t| t == m || self.stops_threat(t, m, opp));
-            if (defends || self.threat(m, me).is_four()) && self.is_legal_for(m, me) {
+            let defends = threats.iter().all(|&t| t == m || self.stops_threat(t, m, opp, level));
+            if (defends || counters.contains(&m) || self.threat(m, me).is_four()) && self.is_legal_for(m, me) {
                 out.push(m);
             }
         }
     }
 
-    /// Whether a stone of `opp`'s opponent on `blocker` leaves `opp` no live four at `cell`.
-    fn stops_threat(&self, cell: Move, blocker: Move, opp: Color) -> bool {
+    /// Against four-threes on `threats`, the cells that would turn our forced block of one of
+    /// those fours into a four of ours, so the block answers with a threat of its own. `None`
+    /// when some block already is a four of ours: then the four-three forces nothing yet.
+    fn counter_four_cells(&self, threats: &[Move]) -> Option<Vec<Move>> {
+        let me = self.side_to_move();
+        let mut counters = Vec::new();
+        for block in threats.iter().flat_map(|&t| self.five_cells_after(t, me.opponent())) {
+            if self.threat(block, me).is_four() {
+                return None;
+            }
+            for (d, &step) in DIRECTIONS.iter().enumerate() {
+                for offset in (-(REACH as isize)..=REACH as isize).filter(|&o| o != 0) {
+                    let cell = Move::from_index((block.index() as isize + offset * step) as usize);
+                    if self.is_empty(cell) && self.threat_with_stone(block, d, offset, me, me).is_four() {
+                        counters.push(cell);
+                    }
+                }
+            }
+        }
+        Some(counters)
+    }
+
+    /// The empty cells where `color` would make five after a stone of his on `cell`.
+    fn five_cells_after(&self, cell: Move, color: Color) -> impl Iterator<Item = Move> + '_ {
+        DIRECTIONS.iter().enumerate().flat_map(move |(d, &step)| {
+            (-(REACH as isize)..=REACH as isize).filter(|&o| o != 0).filter_map(move |offset| {
+                let five = Move::from_index((cell.index() as isize + offset * step) as usize);
+                (self.is_empty(five) && self.threat_with_stone(five, d, -offset, color, color) == Threat::Five)
+                    .then_some(five)
+            })
+        })
+    }
+
+    /// Whether a stone of `opp`'s opponent on `blocker` leaves `opp` nothing as strong as
+    /// `level` at `cell`.
+    fn stops_threat(&self, cell: Move, blocker: Move, opp: Color, level: Threat) -> bool {
         let delta = blocker.index() as isize - cell.index() as isize;
         DIRECTIONS.iter().enumerate().any(|(d, &step)| {
             (1..=REACH as isize).any(|k| {
                 (delta == k * step || delta == -k * step)
-                    && self.threat_with_stone(cell, d, delta / step, opp.opponent(), opp) < Threat::LiveFour
+                    && self.threat_with_stone(cell, d, delta / step, opp.opponent(), opp) < level
             })
         })
     }
@@ -204,6 +243,55 @@ mod tests {
         moves.sort();
         // The far ends do not help: black would still get an open four on the other side.
         assert_eq!(moves, vec![mv(5, 5), mv(9, 5)]);
+    }
+
+    /// Black threatens a four-three at (8,5): a rush four on row 5 (five at (9,5)) and a live
+    /// three in column 8. White's stones far away make it white's move.
+    const FOUR_THREE: [&str; 15] = [
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "....OXXX.......",
+        "........X......",
+        "........X......",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "O.O..........O.",
+    ];
+
+    #[test]
+    fn a_four_three_threat_limits_the_replies() {
+        let board = board_from(&FOUR_THREE, Rule::Freestyle);
+        assert_eq!(board.threat(mv(8, 5), Color::Black), Threat::FourThree);
+        let mut moves = generated(&board);
+        moves.sort();
+        // Take the cell, cut the three at either end, or block the four in advance.
+        assert_eq!(moves, vec![mv(8, 4), mv(8, 5), mv(9, 5), mv(8, 8)]);
+    }
+
+    #[test]
+    fn a_four_three_threat_allows_counter_fours() {
+        // White's pair in column 9 lets a third stone make white's forced block at (9,5) a four.
+        let mut rows = FOUR_THREE;
+        rows[7] = "........XO.....";
+        rows[8] = ".........O.....";
+        rows[14] = "O..............";
+        let board = board_from(&rows, Rule::Freestyle);
+        let mut moves = generated(&board);
+        moves.sort();
+        assert_eq!(moves, vec![mv(8, 4), mv(8, 5), mv(9, 5), mv(9, 6), mv(8, 8), mv(9, 9)]);
+        // Once the block itself is a four of white's, the four-three forces nothing yet.
+        rows[9] = ".........O.....";
+        rows[14] = "...............";
+        let board = board_from(&rows, Rule::Freestyle);
+        assert!(board.threat(mv(9, 5), Color::White).is_four());
+        assert!(generated(&board).len() > 20);
     }
 
     #[test]
