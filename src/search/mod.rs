@@ -44,19 +44,21 @@ const MAX_THREAT_EXTENSION: u32 = 16;
 /// Plies beyond the horizon, forcing moves and their replies together, in which the side to
 /// move may still try a forcing move instead of standing on the evaluation.
 const MAX_FORCING_PLIES: u32 = 12;
-/// Late-move reductions start at this move index and depth; they grow with the logarithms of
-/// both, divided by `LMR_DIVISOR`.
+/// Late-move reductions start at this move index and depth; they grow with the product of the
+/// logarithms of both.
 const LMR_MIN_INDEX: usize = 3;
 const LMR_MIN_DEPTH: u32 = 3;
-const LMR_DIVISOR: f64 = 2.0;
-/// Away from the principal variation, quiet moves past `LMP_BASE + depth^2` are not searched
-/// at depths up to `LMP_MAX_DEPTH`: the ordering puts the few moves that matter first.
-const LMP_MAX_DEPTH: u32 = 4;
+/// Away from the principal variation, quiet moves past `LMP_BASE + depth^LMP_EXPONENT` are not
+/// searched: the ordering puts the few moves that matter first.
 const LMP_BASE: usize = 4;
-/// Reverse futility: at a quiet non-PV node this close to the horizon, a static evaluation this
-/// far above beta per ply left is trusted to hold.
-const RFP_MAX_DEPTH: u32 = 3;
+const LMP_EXPONENT: f64 = 1.32;
+/// Reverse futility: at a quiet non-PV node, a static evaluation this far above beta per ply
+/// left is trusted to hold.
 const RFP_MARGIN: Score = 80;
+/// Razoring: a quiet non-PV node this close to the horizon, with a static evaluation this far
+/// below alpha per ply left, only asks the quiescence search whether a forcing line saves it.
+const RAZOR_MAX_DEPTH: u32 = 2;
+const RAZOR_MARGIN: Score = 200;
 /// Null-move pruning: from this depth, a quiet node whose evaluation reaches beta is searched
 /// with the move passed, `NMP_BASE + depth / NMP_DIVISOR` plies shallower; if even that holds
 /// beta, the node does.
@@ -73,12 +75,16 @@ static REDUCTIONS: LazyLock<Vec<[u32; MAX_MOVES]>> = LazyLock::new(|| {
     (0..=MAX_PLY)
         .map(|depth| {
             std::array::from_fn(|index| {
-                let r = (depth.max(1) as f64).ln() * (index.max(1) as f64).ln() / LMR_DIVISOR;
+                let r = (depth.max(1) as f64).ln() * (index.max(1) as f64).ln();
                 r as u32
             })
         })
         .collect()
 });
+
+/// Late-move pruning's move count by depth.
+static LMP_LIMITS: LazyLock<Vec<usize>> =
+    LazyLock::new(|| (0..=MAX_PLY).map(|depth| LMP_BASE + (depth as f64).powf(LMP_EXPONENT) as usize).collect());
 
 /// Progress of the search after a completed iteration.
 #[derive(Clone, Debug)]
@@ -527,7 +533,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let quiet_eval =
             (!pv_node && ply > 0 && beta.abs() < score::MATE_BOUND && self.pos.is_quiet()).then(|| self.pos.evaluate());
         if let Some(eval) = quiet_eval
-            && let Some(score) = self.prune_quiet(eval, depth, beta, ply)?
+            && let Some(score) = self.prune_quiet(eval, depth, alpha, beta, ply)?
         {
             return Some(score);
         }
@@ -557,8 +563,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let tactical = self.pos.is_tactical(mv);
             if !pv_node
                 && !tactical
-                && depth <= LMP_MAX_DEPTH
-                && index >= LMP_BASE + (depth * depth) as usize
+                && index >= LMP_LIMITS[(depth as usize).min(MAX_PLY)]
                 && best_score > -score::MATE_BOUND
             {
                 continue;
@@ -633,11 +638,16 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// Pruning at a quiet non-PV node: the static evaluation so far above beta that the node
-    /// is left as it is (reverse futility), or a pass that still holds beta in a shallower search
-    /// (null move). `Some(Some(score))` cuts the node off; `None` means the search was stopped.
-    fn prune_quiet(&mut self, eval: Score, depth: u32, beta: Score, ply: u32) -> Option<Option<Score>> {
-        if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth as Score >= beta {
+    /// is left as it is (reverse futility), so far below alpha near the horizon that only
+    /// forcing moves are tried (razoring), or a pass that still holds beta in a shallower search
+    /// (null move). `Some(Some(score))` ends the node with that value; `None` means the search
+    /// was stopped.
+    fn prune_quiet(&mut self, eval: Score, depth: u32, alpha: Score, beta: Score, ply: u32) -> Option<Option<Score>> {
+        if eval - RFP_MARGIN * depth as Score >= beta {
             return Some(Some(eval));
+        }
+        if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth as Score <= alpha {
+            return self.horizon(alpha, beta, ply, 0).map(Some);
         }
         let ply_index = ply as usize;
         if depth < NMP_MIN_DEPTH || eval < beta || self.after_pass[ply_index] || ply_index + 1 >= MAX_PLY {
