@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """fit_eval.py: fit the Gomoku evaluation's weights to game results (Texel's method).
 
-The evaluation (src/gomoku/eval.rs) is linear in per-side counts of shapes and kill shapes,
-with one weight table for the side to move and one for the side waiting. This script reads
-finished games from c-gomoku-cli SGF files, has `arbor features` turn every position the
-search would evaluate statically into those counts, fits a logistic regression of the side to
-move's result on them, and prints SHAPE_VALUE, THREAT_BONUS and TEMPO for eval.rs.
+The evaluation (src/gomoku/eval.rs) is linear in per-side counts of shapes, kill shapes and
+two-line combinations, with one weight table for the side to move and one for the side
+waiting. This script reads finished games from c-gomoku-cli SGF files, has `arbor features`
+turn every position the search would evaluate statically into those counts, fits a logistic
+regression of the side to move's result on them, and prints SHAPE_VALUE, THREAT_BONUS,
+COMBO_BONUS and TEMPO for eval.rs.
 
     python3 scripts/fit_eval.py --arbor target/release/arbor games1.sgf games2.sgf ...
 
@@ -22,12 +23,15 @@ import numpy as np
 SHAPES = ["Dead", "SleepingOne", "LiveOne", "SleepingTwo", "LiveTwo", "SleepingThree", "JumpLiveThree",
           "LiveThree", "JumpFour", "RushFour", "LiveFour", "Five", "Overline", "DoubleFour"]
 THREATS = ["Forbidden", "None", "Three", "Four", "DoubleThree", "FourThree", "LiveFour", "Five"]
-SIDE = len(SHAPES) + len(THREATS)
+COMBOS = ["None", "TwoTwos", "SleepingThreePlus", "ThreePlus", "FourPlus"]
+SIDE = len(SHAPES) + len(THREATS) + len(COMBOS)
+COMBO_START = len(SHAPES) + len(THREATS)
 # Eval units per logit of the win probability: the calibration of the hand-made table this fit
 # replaced, so the search's margins (reverse futility, null move) keep their meaning.
 UNITS_PER_LOGIT = 628
-# Features that carry nothing: the Dead shape, and cells that are forbidden or make no threat.
-IGNORED = {0, len(SHAPES), len(SHAPES) + 1}
+# Features that carry nothing: the Dead shape, cells that are forbidden or make no threat, and
+# cells that build no combination.
+IGNORED = {0, len(SHAPES), len(SHAPES) + 1, COMBO_START}
 # Shapes that must be worth strictly more than the one before (the unit test's ladder).
 LADDER = [1, 2, 3, 4, 6, 7, 10, 11]
 
@@ -76,8 +80,9 @@ def tables(full, intercept):
     shapes along the ladder increasing, and the shapes the fit never sees (decided positions
     are left out) large enough for the search."""
     units = full * UNITS_PER_LOGIT
-    mover_shapes, mover_threats = np.maximum(units[:14], 0), np.maximum(units[14:22], 0)
-    waiter_shapes, waiter_threats = np.maximum(-units[22:36], 0), np.maximum(-units[36:44], 0)
+    mover, waiter = np.maximum(units[:SIDE], 0), np.maximum(-units[SIDE:], 0)
+    mover_shapes, mover_threats, mover_combos = np.split(mover, [len(SHAPES), COMBO_START])
+    waiter_shapes, waiter_threats, waiter_combos = np.split(waiter, [len(SHAPES), COMBO_START])
     mover_shapes[10] = max(mover_shapes[10], 3 * mover_shapes[9])
     mover_shapes[11] = max(mover_shapes[11], 2 * mover_shapes[10])
     mover_threats[6] = max(mover_threats[6], 2 * mover_threats[5])
@@ -94,6 +99,8 @@ def tables(full, intercept):
         row(mover_shapes), row(waiter_shapes), "];",
         "const THREAT_BONUS: [[Score; THREAT_KINDS]; 2] = [",
         row(mover_threats), row(waiter_threats), "];",
+        "const COMBO_BONUS: [[Score; COMBO_KINDS]; 2] = [",
+        row(mover_combos), row(waiter_combos), "];",
         f"const TEMPO: Score = {int(round(intercept * UNITS_PER_LOGIT))};",
     ])
 
