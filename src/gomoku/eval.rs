@@ -52,11 +52,11 @@ enum Combo {
     None,
     /// Two live twos.
     TwoTwos,
-    /// A sleeping three and another two or three, no live three.
+    /// A sleeping three and a live two or another sleeping three.
     SleepingThreePlus,
-    /// One live three and a two or sleeping three in another line.
+    /// One live three and a live two or sleeping three in another line.
     ThreePlus,
-    /// One four and a two or sleeping three in another line.
+    /// One four and a live two or sleeping three in another line.
     FourPlus,
 }
 
@@ -153,8 +153,8 @@ pub const FEATURES_PER_SIDE: usize = SHAPE_KINDS + THREAT_KINDS + COMBO_KINDS;
 
 /// What the evaluation is linear in, for fitting its weights to game results: for the side to
 /// move, then for the side waiting, how many (empty cell, direction) pairs make each [`Shape`]
-/// and how many empty cells make each [`Threat`] and each [`Combo`]. `None` for positions the search never
-/// evaluates statically (someone can make five, or the side to move a live four).
+/// and how many empty cells make each [`Threat`] and each [`Combo`]. `None` for positions the
+/// search never evaluates statically (someone can make five, or the side to move a live four).
 pub fn features(board: &super::Board) -> Option<Vec<u32>> {
     let me = board.side_to_move();
     let decided = board.threat_count(me, Threat::Five) > 0

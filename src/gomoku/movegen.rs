@@ -3,9 +3,9 @@
 //! Only empty cells near stones are candidates. Threats prune further, soundly: a five is
 //! played at once; an opponent's four must be blocked; against an opponent who can make a live
 //! four next move, only our own fours and the moves that leave him no live four can hold.
-//! Against a four-three threat the same holds, with one more kind of answer: a move that makes
-//! our forced block of his four a four of ours. That list is nearly sound (a counter that works
-//! two moves later is not in it) and turns the attacker's threes into narrow forced lines.
+//! Against a four-three threat the same replies are searched, and one more kind: a move that
+//! makes our forced block of his four a four of ours. That list is nearly sound (a counter that
+//! works two moves later is not in it) and turns the attacker's threes into narrow forced lines.
 
 use super::board::{Board, Color, DIRECTIONS, Move};
 use super::pattern::REACH;
@@ -113,26 +113,18 @@ impl Board {
             if self.threat(block, me).is_four() {
                 return None;
             }
-            for (d, &step) in DIRECTIONS.iter().enumerate() {
-                for offset in (-(REACH as isize)..=REACH as isize).filter(|&o| o != 0) {
-                    let cell = Move::from_index((block.index() as isize + offset * step) as usize);
-                    if self.is_empty(cell) && self.threat_with_stone(block, d, offset, me, me).is_four() {
-                        counters.push(cell);
-                    }
-                }
-            }
+            counters.extend(line_neighbours(block).filter_map(|(d, offset, cell)| {
+                (self.is_empty(cell) && self.threat_with_stone(block, d, offset, me, me).is_four()).then_some(cell)
+            }));
         }
         Some(counters)
     }
 
     /// The empty cells where `color` would make five after a stone of his on `cell`.
     fn five_cells_after(&self, cell: Move, color: Color) -> impl Iterator<Item = Move> + '_ {
-        DIRECTIONS.iter().enumerate().flat_map(move |(d, &step)| {
-            (-(REACH as isize)..=REACH as isize).filter(|&o| o != 0).filter_map(move |offset| {
-                let five = Move::from_index((cell.index() as isize + offset * step) as usize);
-                (self.is_empty(five) && self.threat_with_stone(five, d, -offset, color, color) == Threat::Five)
-                    .then_some(five)
-            })
+        line_neighbours(cell).filter_map(move |(d, offset, five)| {
+            (self.is_empty(five) && self.threat_with_stone(five, d, -offset, color, color) == Threat::Five)
+                .then_some(five)
         })
     }
 
@@ -165,6 +157,16 @@ impl Board {
             + self.value(mv, me)
             + self.value(mv, opp) / 2
     }
+}
+
+/// The cells on the lines through `cell` within a line pattern's reach, walls included: each
+/// with its direction and its offset from `cell`.
+fn line_neighbours(cell: Move) -> impl Iterator<Item = (usize, isize, Move)> {
+    DIRECTIONS.iter().enumerate().flat_map(move |(d, &step)| {
+        (-(REACH as isize)..=REACH as isize)
+            .filter(|&offset| offset != 0)
+            .map(move |offset| (d, offset, Move::from_index((cell.index() as isize + offset * step) as usize)))
+    })
 }
 
 #[cfg(test)]
@@ -277,7 +279,8 @@ mod tests {
 
     #[test]
     fn a_four_three_threat_allows_counter_fours() {
-        // White's pair in column 9 lets a third stone make white's forced block at (9,5) a four.
+        // White's pair in column 9 lets a third stone make white's forced block at (9,5) a four:
+        // (9,6) and (9,9) do; (9,4) would too, but no stone stands near it.
         let mut rows = FOUR_THREE;
         rows[7] = "........XO.....";
         rows[8] = ".........O.....";
