@@ -54,7 +54,7 @@ const LMP_BASE: usize = 4;
 const LMP_EXPONENT: f64 = 1.32;
 /// Reverse futility: at a quiet non-PV node, a static evaluation this far above beta per ply
 /// left is trusted to hold.
-const RFP_MARGIN: Score = 80;
+const RFP_MARGIN: Score = 120;
 /// Razoring: a quiet non-PV node this close to the horizon, with a static evaluation this far
 /// below alpha per ply left, only asks the quiescence search whether a forcing line saves it.
 const RAZOR_MAX_DEPTH: u32 = 2;
