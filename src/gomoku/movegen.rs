@@ -131,12 +131,8 @@ impl Board {
     /// Whether a stone of `opp`'s opponent on `blocker` leaves `opp` nothing as strong as
     /// `level` at `cell`.
     fn stops_threat(&self, cell: Move, blocker: Move, opp: Color, level: Threat) -> bool {
-        let delta = blocker.index() as isize - cell.index() as isize;
-        DIRECTIONS.iter().enumerate().any(|(d, &step)| {
-            (1..=REACH as isize).any(|k| {
-                (delta == k * step || delta == -k * step)
-                    && self.threat_with_stone(cell, d, delta / step, opp.opponent(), opp) < level
-            })
+        line_neighbours(cell).any(|(d, offset, neighbour)| {
+            neighbour == blocker && self.threat_with_stone(cell, d, offset, opp.opponent(), opp) < level
         })
     }
 
