@@ -131,9 +131,10 @@ impl Game for Board {
         self.generate_fours(out);
     }
 
+    /// The mover's own threes and fours, which the opponent must answer. A move that only
+    /// takes a point where the opponent could make a three is quiet, and reduced like one.
     fn is_tactical(&self, mv: Move) -> bool {
-        let me = self.side_to_move();
-        self.threat(mv, me) >= Threat::Three || self.threat(mv, me.opponent()) >= Threat::Three
+        self.threat(mv, self.side_to_move()) >= Threat::Three
     }
 }
 
