@@ -83,7 +83,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// the static evaluation is trusted. Defaults to none: the evaluation stands.
     fn generate_forcing(&self, _out: &mut Vec<Self::Move>) {}
 
-    /// Whether `mv` is forcing enough that the search should not reduce it.
+    /// Whether `mv` is forcing enough that the search should neither reduce it nor prune it
+    /// as a late move.
     fn is_tactical(&self, _mv: Self::Move) -> bool {
         false
     }

@@ -168,13 +168,13 @@ pub fn features(board: &super::Board) -> Option<Vec<u32>> {
         let mut shapes = [0u32; SHAPE_KINDS];
         let mut combos = [0u32; COMBO_KINDS];
         for mv in board.playable_moves().filter(|&m| board.is_empty(m)) {
-            let cell = board.shapes(mv, color);
-            for shape in cell {
+            let lines = board.shapes(mv, color);
+            for shape in lines {
                 shapes[shape as usize] += 1;
             }
             let threat = board.threat(mv, color);
             if threat != Threat::Forbidden {
-                combos[Combo::of(cell, threat) as usize] += 1;
+                combos[Combo::of(lines, threat) as usize] += 1;
             }
         }
         out.extend(shapes);
