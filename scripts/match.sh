@@ -24,6 +24,8 @@ Usage: bash scripts/match.sh --engine1 CMD --engine2 CMD [options] [-- c-gomoku-
   --size N            board size, 15 or 20; default 15
   --tc-move S         seconds per move; default 1
   --tc-game S         seconds per game and engine (match clock); default none
+  --tc-move2 S        engine2's seconds per move, for a time-odds match; default --tc-move
+  --tc-game2 S        engine2's seconds per game; default --tc-game
   --openings FILE     default ../shared/openings/<rule>_<size>.txt from the repository root
   --games N           default 2 x the number of openings (each opening twice, colours swapped)
   --concurrency N     parallel games; default 1
@@ -35,7 +37,8 @@ EOF
 
 die() { echo "match.sh: $*" >&2; exit 2; }
 
-ENGINE1="" ENGINE2="" RULE=freestyle SIZE=15 TC_MOVE=1 TC_GAME="" OPENINGS="" GAMES="" CONCURRENCY=1
+ENGINE1="" ENGINE2="" RULE=freestyle SIZE=15 TC_MOVE=1 TC_GAME="" TC_MOVE2="" TC_GAME2="" OPENINGS=""
+GAMES="" CONCURRENCY=1
 OUT="${TMPDIR:-/tmp}/arbor-match-$(date +%Y%m%d-%H%M%S)"
 EXTRA=()
 while (($#)); do
@@ -46,6 +49,8 @@ while (($#)); do
         --size) SIZE="${2:?}"; shift 2 ;;
         --tc-move) TC_MOVE="${2:?}"; shift 2 ;;
         --tc-game) TC_GAME="${2:?}"; shift 2 ;;
+        --tc-move2) TC_MOVE2="${2:?}"; shift 2 ;;
+        --tc-game2) TC_GAME2="${2:?}"; shift 2 ;;
         --openings) OPENINGS="${2:?}"; shift 2 ;;
         --games) GAMES="${2:?}"; shift 2 ;;
         --concurrency) CONCURRENCY="${2:?}"; shift 2 ;;
@@ -62,6 +67,8 @@ case "$RULE" in
     *) die "--rule must be freestyle, standard or renju" ;;
 esac
 [[ "$SIZE" == 15 || "$SIZE" == 20 ]] || die "--size must be 15 or 20"
+# A time-odds match gives engine2 its own limits; unset, they are engine1's.
+TC_MOVE2="${TC_MOVE2:-$TC_MOVE}" TC_GAME2="${TC_GAME2:-$TC_GAME}"
 
 CLI="${C_GOMOKU_CLI:-$(command -v c-gomoku-cli || true)}"
 [[ -x "$CLI" ]] || die "c-gomoku-cli not found: put it on PATH or set C_GOMOKU_CLI"
@@ -94,15 +101,17 @@ OUT="$(realpath "$OUT")"
 rm -f "$OUT"/{games.pgn,games.sgf,messages.txt,match.log,report.txt}   # c-gomoku-cli appends
 
 CMD=("$CLI"
-    -engine "name=$NAME1" "cmd=$ENGINE1"
-    -engine "name=$NAME2" "cmd=$ENGINE2"
-    -each "tc=${TC_GAME:-0}/$TC_MOVE"
+    -engine "name=$NAME1" "cmd=$ENGINE1" "tc=${TC_GAME:-0}/$TC_MOVE"
+    -engine "name=$NAME2" "cmd=$ENGINE2" "tc=${TC_GAME2:-0}/$TC_MOVE2"
     -rule "$RULE_CODE" -boardsize "$SIZE"
     -openings "file=$OPENINGS" type=pos order=sequential
     -games "$GAMES" -repeat -concurrency "$CONCURRENCY"
     -pgn "$OUT/games.pgn" -sgf "$OUT/games.sgf" -msg "$OUT/messages.txt"
     ${EXTRA[@]+"${EXTRA[@]}"})
-echo "match.sh: $NAME1 vs $NAME2, $RULE $SIZE, ${TC_MOVE}s/move${TC_GAME:+, ${TC_GAME}s/game}," \
+ODDS=""
+[[ "$TC_MOVE2/$TC_GAME2" == "$TC_MOVE/$TC_GAME" ]] ||
+    ODDS=" ($NAME2: ${TC_MOVE2}s/move${TC_GAME2:+, ${TC_GAME2}s/game})"
+echo "match.sh: $NAME1 vs $NAME2, $RULE $SIZE, ${TC_MOVE}s/move${TC_GAME:+, ${TC_GAME}s/game}$ODDS," \
     "$GAMES games, output in $OUT"
 
 # Watchdog. c-gomoku-cli can wait for ever on an engine that stops answering (its own deadline
@@ -110,8 +119,8 @@ echo "match.sh: $NAME1 vs $NAME2, $RULE $SIZE, ${TC_MOVE}s/move${TC_GAME:+, ${TC
 # of a move). Every 2 s, look at each c-gomoku-cli thread: one that has sat in a single read()
 # (no context switch) for STALL seconds is stuck on an engine; kill the engine whose stdout is the
 # pipe being read. c-gomoku-cli then scores a crash for it and goes on with the next game.
-STALL="$(python3 -c 'import sys; m, g = map(float, sys.argv[1:]); print(int((m or g or 1e9) + 15))' \
-    "$TC_MOVE" "${TC_GAME:-0}")"
+STALL="$(python3 -c 'import sys; v = list(map(float, sys.argv[1:]))
+print(int(max(m or g or 1e9 for m, g in (v[:2], v[2:])) + 15))' "$TC_MOVE" "${TC_GAME:-0}" "$TC_MOVE2" "${TC_GAME2:-0}")"
 watchdog() {
     set +e
     local cli=$1 tid ctx fd pipe child now
@@ -161,7 +170,8 @@ run | sed -u 's/\r$//' | tee match.log |
 [[ -s games.sgf ]] || die "no games played (status $STATUS), see $OUT/match.log"
 echo
 python3 "$ROOT/scripts/match_report.py" --sgf games.sgf --log match.log --engine1 "$NAME1" \
-    --engine2 "$NAME2" --tc-move "$TC_MOVE" --tc-game "${TC_GAME:-0}" | tee report.txt
+    --engine2 "$NAME2" --tc-move "$TC_MOVE" --tc-game "${TC_GAME:-0}" --tc-move2 "$TC_MOVE2" \
+    --tc-game2 "${TC_GAME2:-0}" | tee report.txt
 # The match is complete when c-gomoku-cli's last running score counts every game asked for
 # (its `Tournament update` table is only printed for more than two engines).
 PLAYED="$(sed -n -E 's/^Score of .* ([0-9]+)$/\1/p' match.log | tail -1)"

@@ -11,7 +11,8 @@ engine move carries its wall time as a comment, e.g. ";B[hg]C[973ms]" (opening s
 the stdout lines "engine X crashed / timeout / output illegal move ..." are quoted as details.
 
 Usage:  python3 scripts/match_report.py --sgf OUT/games.sgf --log OUT/match.log \
-            --engine1 NAME --engine2 NAME --tc-move 1 [--tc-game 60]
+            --engine1 NAME --engine2 NAME --tc-move 1 [--tc-game 60] [--tc-move2 0.1 --tc-game2 6]
+(--tc-move2 and --tc-game2: engine2's own limits in a time-odds match.)
 """
 import argparse
 import math
@@ -46,10 +47,14 @@ def main():
     ap.add_argument("--engine2", required=True)
     ap.add_argument("--tc-move", type=float, default=1.0, help="seconds per move, 0 = no limit")
     ap.add_argument("--tc-game", type=float, default=0.0, help="seconds per game, 0 = no clock")
+    ap.add_argument("--tc-move2", type=float, help="engine2's seconds per move; default --tc-move")
+    ap.add_argument("--tc-game2", type=float, help="engine2's seconds per game; default --tc-game")
     a = ap.parse_args()
     e1, e2 = a.engine1, a.engine2
-    turn_ms = a.tc_move * 1000 or math.inf
-    game_ms = a.tc_game * 1000 or math.inf
+    tc = {e1: (a.tc_move, a.tc_game),
+          e2: (a.tc_move if a.tc_move2 is None else a.tc_move2, a.tc_game if a.tc_game2 is None else a.tc_game2)}
+    turn_ms = {name: move * 1000 or math.inf for name, (move, _) in tc.items()}
+    game_ms = {name: game * 1000 or math.inf for name, (_, game) in tc.items()}
 
     wld = Counter()                              # engine1's wins / losses / draws
     endings = Counter()
@@ -77,11 +82,12 @@ def main():
                 faults[loser][fault] += words in te
         else:
             wld["draws" if te.startswith("Draw") else "unfinished"] += 1
-        clock = {"B": game_ms, "W": game_ms}     # allowed = min(turn, match time left)
+        # allowed = min(turn, match time left)
+        clock = {color: game_ms.get(name, math.inf) for color, name in names.items()}
         for stone, (color, comment) in enumerate(MOVE_RE.findall(g), 1):
             if not comment.endswith("ms"):
                 continue                         # an opening stone
-            ms, allowed = int(comment[:-2]), min(turn_ms, clock[color])
+            ms, allowed = int(comment[:-2]), min(turn_ms.get(names[color], math.inf), clock[color])
             clock[color] = max(clock[color] - ms, 0)
             times[names[color]].append(ms)
             if ms > allowed:
@@ -97,15 +103,19 @@ def main():
     print(f"{e1}: wins {w} - losses {l} - draws {d}{unfinished}")
     print(format_elo(w, l, d))
     print("Endings: " + ", ".join(f"{r} {n}" for r, n in endings.most_common()))
-    limit = "none" if math.isinf(turn_ms) else f"{turn_ms:.0f} ms/move"
-    clock = f", {a.tc_game:g} s/game clock" if a.tc_game else ""
-    print(f"Move times (limit {limit}{clock}):")
+    def limit(name):
+        move = "none" if math.isinf(turn_ms[name]) else f"{turn_ms[name]:.0f} ms/move"
+        game = tc[name][1]
+        return move + (f", {game:g} s/game clock" if game else "")
+    odds = tc[e1] != tc[e2]
+    print("Move times:" if odds else f"Move times (limit {limit(e1)}):")
     for name in (e1, e2):
         t, o = times[name], over[name]
         stats = f"{len(t)} moves, avg {sum(t) / len(t):.0f} ms, max {max(t)} ms" if t else "0 moves"
         eg = ", ".join(f"game {g} stone {s}: {ms} ms" for g, s, ms in o[:3])
         eg = f"  e.g. {eg}" if eg else ""
-        print(f"  {name}: {stats}, over limit: {len(o)}{eg}")
+        own = f" (limit {limit(name)})" if odds else ""
+        print(f"  {name}{own}: {stats}, over limit: {len(o)}{eg}")
     print("Faults (time forfeits / over-limit moves / illegal moves / crashes / renju forbidden):")
     for name in (e1, e2):
         f = faults[name]
