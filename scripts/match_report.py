@@ -82,12 +82,12 @@ def main():
                 faults[loser][fault] += words in te
         else:
             wld["draws" if te.startswith("Draw") else "unfinished"] += 1
-        # allowed = min(turn, match time left)
-        clock = {color: game_ms.get(name, math.inf) for color, name in names.items()}
+        # allowed = min(turn, match time left); a name the SGF gives otherwise has engine1's limits
+        clock = {color: game_ms.get(name, game_ms[e1]) for color, name in names.items()}
         for stone, (color, comment) in enumerate(MOVE_RE.findall(g), 1):
             if not comment.endswith("ms"):
                 continue                         # an opening stone
-            ms, allowed = int(comment[:-2]), min(turn_ms.get(names[color], math.inf), clock[color])
+            ms, allowed = int(comment[:-2]), min(turn_ms.get(names[color], turn_ms[e1]), clock[color])
             clock[color] = max(clock[color] - ms, 0)
             times[names[color]].append(ms)
             if ms > allowed:
