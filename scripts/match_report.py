@@ -53,8 +53,11 @@ def main():
     e1, e2 = a.engine1, a.engine2
     tc = {e1: (a.tc_move, a.tc_game),
           e2: (a.tc_move if a.tc_move2 is None else a.tc_move2, a.tc_game if a.tc_game2 is None else a.tc_game2)}
-    turn_ms = {name: move * 1000 or math.inf for name, (move, _) in tc.items()}
-    game_ms = {name: game * 1000 or math.inf for name, (_, game) in tc.items()}
+
+    def limits_ms(name):
+        """A player's (turn, game) limits in ms; a name the SGF gives otherwise has engine1's."""
+        move, game = tc.get(name, tc[e1])
+        return move * 1000 or math.inf, game * 1000 or math.inf
 
     wld = Counter()                              # engine1's wins / losses / draws
     endings = Counter()
@@ -82,12 +85,12 @@ def main():
                 faults[loser][fault] += words in te
         else:
             wld["draws" if te.startswith("Draw") else "unfinished"] += 1
-        # allowed = min(turn, match time left); a name the SGF gives otherwise has engine1's limits
-        clock = {color: game_ms.get(name, game_ms[e1]) for color, name in names.items()}
+        limits = {color: limits_ms(name) for color, name in names.items()}
+        clock = {color: game for color, (_, game) in limits.items()}  # match time left
         for stone, (color, comment) in enumerate(MOVE_RE.findall(g), 1):
             if not comment.endswith("ms"):
                 continue                         # an opening stone
-            ms, allowed = int(comment[:-2]), min(turn_ms.get(names[color], turn_ms[e1]), clock[color])
+            ms, allowed = int(comment[:-2]), min(limits[color][0], clock[color])
             clock[color] = max(clock[color] - ms, 0)
             times[names[color]].append(ms)
             if ms > allowed:
@@ -104,9 +107,8 @@ def main():
     print(format_elo(w, l, d))
     print("Endings: " + ", ".join(f"{r} {n}" for r, n in endings.most_common()))
     def limit(name):
-        move = "none" if math.isinf(turn_ms[name]) else f"{turn_ms[name]:.0f} ms/move"
-        game = tc[name][1]
-        return move + (f", {game:g} s/game clock" if game else "")
+        move, game = tc[name]
+        return (f"{move * 1000:.0f} ms/move" if move else "none") + (f", {game:g} s/game clock" if game else "")
     odds = tc[e1] != tc[e2]
     print("Move times:" if odds else f"Move times (limit {limit(e1)}):")
     for name in (e1, e2):
