@@ -80,8 +80,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 
     /// Moves that force the opponent's reply (Gomoku: fours), tried beyond the horizon before
-    /// the static evaluation is trusted. Defaults to none: the evaluation stands.
-    fn generate_forcing(&self, _out: &mut Vec<Self::Move>) {}
+    /// the static evaluation is trusted; `plies_beyond` counts the plies already played past the
+    /// horizon, so a game may ask more of a forcing move the longer the line runs. Defaults to
+    /// none: the evaluation stands.
+    fn generate_forcing(&self, _out: &mut Vec<Self::Move>, _plies_beyond: u32) {}
 
     /// Whether `mv` is forcing enough that the search should neither reduce it nor prune it
     /// as a late move.

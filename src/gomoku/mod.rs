@@ -28,6 +28,11 @@ pub fn build_tables() {
     eval::CellTable::get(true);
 }
 
+/// Plies past the horizon in which any four is tried; later, only fours that also build. The
+/// attacker's first two fours stay free, as a VCF often starts with lone fours that set up the
+/// shape.
+const PLAIN_FOUR_PLIES: u32 = 4;
+
 impl Game for Board {
     type Move = Move;
 
@@ -127,8 +132,14 @@ impl Game for Board {
         self.pass();
     }
 
-    fn generate_forcing(&self, out: &mut Vec<Move>) {
-        self.generate_fours(out);
+    /// Fours that follow up the mover's last stone (see [`Board::follows_up`]); from
+    /// [`PLAIN_FOUR_PLIES`] past the horizon on, only fours that also build. Renju keeps every
+    /// four: there a white four far from the fight wins outright when black's block is forbidden.
+    fn generate_forcing(&self, out: &mut Vec<Move>, plies_beyond: u32) {
+        self.generate_fours(out, plies_beyond >= PLAIN_FOUR_PLIES);
+        if self.rule() != Rule::Renju {
+            out.retain(|&m| self.follows_up(m));
+        }
     }
 
     /// The mover's own threes and fours, which the opponent must answer. A move that only

@@ -695,7 +695,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if threatened {
             self.pos.generate_moves(&mut moves);
         } else {
-            self.pos.generate_forcing(&mut moves);
+            self.pos.generate_forcing(&mut moves, extension);
         }
         let mut result = Some(());
         for &mv in &moves {
