@@ -65,8 +65,8 @@ impl Board {
 
     /// Whether a move of the side to move follows up the stone played two plies ago (his last,
     /// unless a pass came between): it lies within two cells of it, or on one of its lines
-    /// within four, or it makes a double four or four-three wherever it is. A forcing line grows from the stones just played; fours elsewhere only
-    /// spend the attacker's own shapes.
+    /// within four, or it makes a double four or four-three wherever it is. A forcing line grows
+    /// from the stones just played; fours elsewhere only spend the attacker's own shapes.
     pub(crate) fn follows_up(&self, mv: Move) -> bool {
         let me = self.side_to_move();
         let history = self.history();
