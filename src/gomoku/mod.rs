@@ -132,14 +132,14 @@ impl Game for Board {
         self.pass();
     }
 
-    /// Fours that follow up the mover's last stone (see [`Board::follows_up`]); from
-    /// [`PLAIN_FOUR_PLIES`] past the horizon on, only fours that also build. Renju keeps every
-    /// four: there a white four far from the fight wins outright when black's block is forbidden.
+    /// Fours that follow up the stone played two plies ago (the mover's last, unless a pass came
+    /// between); from [`PLAIN_FOUR_PLIES`] past the horizon on, only fours that also build.
+    /// Renju keeps fours anywhere: there a white four far from the fight wins outright when
+    /// black's block is forbidden.
     fn generate_forcing(&self, out: &mut Vec<Move>, plies_beyond: u32) {
-        self.generate_fours(out, plies_beyond >= PLAIN_FOUR_PLIES);
-        if self.rule() != Rule::Renju {
-            out.retain(|&m| self.follows_up(m));
-        }
+        let history = self.history();
+        let anchor = history.len().checked_sub(2).map(|i| history[i]).filter(|_| self.rule() != Rule::Renju);
+        self.generate_fours(out, plies_beyond >= PLAIN_FOUR_PLIES, anchor);
     }
 
     /// The mover's own threes and fours, which the opponent must answer. A move that only

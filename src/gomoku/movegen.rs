@@ -53,37 +53,35 @@ impl Board {
 
     /// The side to move's fours (fives and live fours first), for the search beyond the
     /// horizon; none when the opponent threatens five, since then only the block is forcing.
-    /// With `building_only`, only the fours that also build: see [`Board::four_builds`].
-    pub(crate) fn generate_fours(&self, out: &mut Vec<Move>, building_only: bool) {
+    /// Only the fours [`Board::four_worth_trying`] accepts with these arguments are kept.
+    pub(crate) fn generate_fours(&self, out: &mut Vec<Move>, building_only: bool, anchor: Option<Move>) {
         out.clear();
         let me = self.side_to_move();
         if self.is_over() || self.four_cells(me) == 0 || self.threat_count(me.opponent(), Threat::Five) > 0 {
             return;
         }
-        self.fours_where(out, |m| !building_only || self.four_builds(m));
+        self.fours_where(out, |m| self.four_worth_trying(m, building_only, anchor));
     }
 
-    /// Whether a move of the side to move follows up the stone played two plies ago (his last,
-    /// unless a pass came between): it lies within two cells of it, or on one of its lines
-    /// within four, or it makes a double four or four-three wherever it is. A forcing line grows
-    /// from the stones just played; fours elsewhere only spend the attacker's own shapes.
-    pub(crate) fn follows_up(&self, mv: Move) -> bool {
+    /// Whether the side to move's four on `mv` is worth a ply beyond the horizon. A double four
+    /// or four-three always is. Any other four must follow up `anchor`, the stone its side
+    /// played last (within two cells of it, or on one of its lines within four): a forcing line
+    /// grows from the stones just played, and fours elsewhere only spend the attacker's own
+    /// shapes. With `building_only` it must also build: a live two or sleeping three in another
+    /// line. A lone four only trades a stone for a block; a chain of them seldom wins, and
+    /// searching every chain made the quiescence search most of the tree.
+    fn four_worth_trying(&self, mv: Move, building_only: bool, anchor: Option<Move>) -> bool {
         let me = self.side_to_move();
-        let history = self.history();
-        let Some(&last) = history.len().checked_sub(2).and_then(|i| history.get(i)) else { return true };
-        let (dx, dy) = (mv.x().abs_diff(last.x()), mv.y().abs_diff(last.y()));
-        let on_a_line = dx == 0 || dy == 0 || dx == dy;
-        dx.max(dy) <= 2 || (on_a_line && dx.max(dy) <= 4) || self.threat(mv, me) >= Threat::FourThree
-    }
-
-    /// Whether the side to move's four on `mv` is more than a lone four: a five, a double four
-    /// or four-three, or a four with a live two or sleeping three in another line. A lone four
-    /// only trades a stone for a block; a chain of them seldom wins, and searching every chain
-    /// made the quiescence search most of the tree.
-    fn four_builds(&self, mv: Move) -> bool {
-        let me = self.side_to_move();
-        self.threat(mv, me) >= Threat::FourThree
-            || self.shapes(mv, me).iter().any(|&s| matches!(s, Shape::LiveTwo | Shape::SleepingThree))
+        if self.threat(mv, me) >= Threat::FourThree {
+            return true;
+        }
+        let follows_up = anchor.is_none_or(|last| {
+            let (dx, dy) = (mv.x().abs_diff(last.x()), mv.y().abs_diff(last.y()));
+            let on_a_line = dx == 0 || dy == 0 || dx == dy;
+            dx.max(dy) <= 2 || (on_a_line && dx.max(dy) <= 4)
+        });
+        let builds = || self.shapes(mv, me).iter().any(|&s| matches!(s, Shape::LiveTwo | Shape::SleepingThree));
+        follows_up && (!building_only || builds())
     }
 
     /// Empty cells where `color` would make a four or better, by the counts.
@@ -323,75 +321,57 @@ mod tests {
         // Black to move, a three closed on the left: (5,1) makes a rush four, (6,1) a jump four.
         let board = board_from(&["..........", ".OXXX.....", "......O...", "........O."], Rule::Freestyle);
         let mut fours = Vec::new();
-        board.generate_fours(&mut fours, false);
+        board.generate_fours(&mut fours, false, None);
         fours.sort();
         assert_eq!(fours, vec![mv(5, 1), mv(6, 1)]);
         // White to move has a three of his own but faces a four: only the block is forcing.
         let board =
             board_from(&["..........", ".OXXXX....", "..........", ".OOO......", ".........X"], Rule::Freestyle);
         assert!(board.threat_count(Color::White, Threat::Four) > 0);
-        board.generate_fours(&mut fours, false);
+        board.generate_fours(&mut fours, false, None);
         assert!(fours.is_empty());
     }
 
+    /// Black to move: (8,3) makes a rush four and a live two with (7,2) on the diagonal;
+    /// (9,3) makes a jump four and nothing else.
+    const FOURS_ON_ROW_3: [&str; 15] = [
+        "...............",
+        "...............",
+        ".......X.......",
+        "....OXXX.......",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "O.O..........O.",
+    ];
+
     #[test]
     fn late_in_a_forcing_line_only_fours_that_build() {
-        // Black to move: (8,3) makes a rush four and a live two with (7,2) on the diagonal;
-        // (9,3) makes a jump four and nothing else.
-        let board = board_from(
-            &[
-                "...............",
-                "...............",
-                ".......X.......",
-                "....OXXX.......",
-                "...............",
-                "...............",
-                "...............",
-                "...............",
-                "...............",
-                "...............",
-                "...............",
-                "...............",
-                "...............",
-                "...............",
-                "O.O..........O.",
-            ],
-            Rule::Freestyle,
-        );
+        let board = board_from(&FOURS_ON_ROW_3, Rule::Freestyle);
         let mut fours = Vec::new();
-        board.generate_fours(&mut fours, false);
+        board.generate_fours(&mut fours, false, None);
         fours.sort();
         assert_eq!(fours, vec![mv(8, 3), mv(9, 3)]);
-        board.generate_fours(&mut fours, true);
+        board.generate_fours(&mut fours, true, None);
         assert_eq!(fours, vec![mv(8, 3)]);
     }
 
     #[test]
     fn beyond_the_horizon_fours_follow_up_the_last_stone() {
-        // Black's fours are (8,3) and (9,3) as above; his last stone (11,6) shares a diagonal
-        // with (8,3) only. Under renju every four stays.
-        let rows = [
-            "...............",
-            "...............",
-            ".......X.......",
-            "....OXXX.......",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "O.O.......O....",
-        ];
+        // Black's fours are (8,3) and (9,3); his last stone (11,6) shares a diagonal with (8,3)
+        // only. Under renju every four stays.
         let mut forcing = Vec::new();
         for (rule, expected) in [(Rule::Freestyle, vec![mv(8, 3)]), (Rule::Renju, vec![mv(8, 3), mv(9, 3)])] {
-            let mut board = board_from(&rows, rule);
+            let mut board = board_from(&FOURS_ON_ROW_3, rule);
             board.play(mv(11, 6)).unwrap();
-            board.play(mv(13, 14)).unwrap();
+            board.play(mv(10, 14)).unwrap();
             Game::generate_forcing(&board, &mut forcing, 0);
             forcing.sort();
             assert_eq!(forcing, expected, "{rule:?}");
