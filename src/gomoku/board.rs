@@ -596,10 +596,14 @@ impl Board {
         if cell.shapes[0][d] == black && cell.shapes[1][d] == white {
             return;
         }
-        cell.shapes[0][d] = black;
-        cell.shapes[1][d] = white;
-        for c in 0..2 {
-            let (threat, value) = self.cell_tables[c].lookup(cell.shapes[c]);
+        // Built by selects, not by storing into the array and reading it back whole: a wide
+        // load right after narrow stores to the same bytes stalls until the stores retire.
+        let old = cell.shapes;
+        let shapes: [[Shape; 4]; 2] =
+            std::array::from_fn(|c| std::array::from_fn(|k| if k == d { [black, white][c] } else { old[c][k] }));
+        cell.shapes = shapes;
+        for (c, &lines) in shapes.iter().enumerate() {
+            let (threat, value) = self.cell_tables[c].lookup(lines);
             self.threat_counts[c][cell.threats[c] as usize] -= 1;
             self.threat_counts[c][threat as usize] += 1;
             add_value(&mut self.totals[c], cell.values[c], -1);
