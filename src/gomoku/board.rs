@@ -245,6 +245,30 @@ pub struct Board {
     foul: bool,
     /// Cells walled off by [`Board::add_wall`].
     walls: usize,
+    /// One frame per move made since the last wall, so that taking the move back restores the
+    /// cells it re-scored instead of re-reading their lines: the re-reading was half the cost
+    /// of a move. Moves made before a wall have none and are taken back by re-reading.
+    frames: Vec<Frame>,
+    /// The cells' scores before the re-scoring of the moves in `frames`, in order.
+    rescored: Vec<Rescored>,
+}
+
+/// What a move's taking back restores besides the cells in [`Board::rescored`].
+#[derive(Clone)]
+struct Frame {
+    /// Where this move's entries start in [`Board::rescored`].
+    first: usize,
+    totals: [[Score; 2]; 2],
+    threat_counts: [[u32; THREAT_KINDS]; 2],
+}
+
+/// An empty cell's scores before a move changed them.
+#[derive(Clone)]
+struct Rescored {
+    cell: u16,
+    shapes: [[Shape; 4]; 2],
+    values: [CellValue; 2],
+    threats: [Threat; 2],
 }
 
 impl Board {
@@ -268,6 +292,8 @@ impl Board {
             won: false,
             foul: false,
             walls: 0,
+            frames: Vec::new(),
+            rescored: Vec::new(),
         };
         let playable: Vec<usize> = board.playable().collect();
         for &i in &playable {
@@ -420,8 +446,10 @@ impl Board {
             return Err(MoveError::Occupied);
         }
         let i = mv.index();
+        self.frames.clear();
+        self.rescored.clear();
         self.exclude(i);
-        self.set_cell(i, WALL_CELL);
+        self.set_cell(i, WALL_CELL, true);
         self.hash ^= zobrist().cells[0][i] ^ zobrist().cells[1][i];
         self.walls += 1;
         Ok(())
@@ -526,8 +554,9 @@ impl Board {
         let color = self.side;
         debug_assert!(self.cells[i].code == EMPTY_CELL && !self.won);
         self.won = self.cells[i].shapes[color.index()].contains(&Shape::Five);
+        self.frames.push(Frame { first: self.rescored.len(), totals: self.totals, threat_counts: self.threat_counts });
         self.exclude(i);
-        self.set_cell(i, color.code());
+        self.set_cell(i, color.code(), true);
         self.hash ^= zobrist().cells[color.index()][i] ^ zobrist().white_to_move;
         self.side = color.opponent();
         self.history.push(mv);
@@ -549,14 +578,27 @@ impl Board {
         self.history.pop();
         self.side = self.side.opponent();
         self.hash ^= zobrist().cells[self.side.index()][i] ^ zobrist().white_to_move;
-        self.set_cell(i, EMPTY_CELL);
-        self.include(i);
+        if let Some(frame) = self.frames.pop() {
+            self.set_cell(i, EMPTY_CELL, false);
+            for old in self.rescored.drain(frame.first..).rev() {
+                let cell = &mut self.cells[usize::from(old.cell)];
+                cell.shapes = old.shapes;
+                cell.values = old.values;
+                cell.threats = old.threats;
+            }
+            self.totals = frame.totals;
+            self.threat_counts = frame.threat_counts;
+        } else {
+            self.set_cell(i, EMPTY_CELL, true);
+            self.include(i);
+        }
         self.won = false;
         self.foul = false;
     }
 
-    /// Writes a cell code and updates the keys, shapes and near counts of its lines.
-    fn set_cell(&mut self, i: usize, code: u8) {
+    /// Writes a cell code and updates the keys and near counts of its lines, and with `rescore`
+    /// the shapes and scores of the empty cells on them.
+    fn set_cell(&mut self, i: usize, code: u8, rescore: bool) {
         self.cells[i].code = code;
         self.update_candidate(i);
         let near_delta: i16 = if code == EMPTY_CELL { -1 } else { 1 };
@@ -573,7 +615,7 @@ impl Board {
                     cell.near = (i16::from(cell.near) + near_delta) as u8;
                     self.update_candidate(q);
                 }
-                if self.cells[q].code == EMPTY_CELL {
+                if rescore && self.cells[q].code == EMPTY_CELL {
                     self.refresh(q, d);
                 }
             }
@@ -589,12 +631,21 @@ impl Board {
         }
     }
 
-    /// Re-reads the shapes of empty cell `i` in direction `d` and re-scores the cell.
+    /// Re-reads the shapes of empty cell `i` in direction `d` and re-scores the cell, noting
+    /// its old scores in the open move's frame.
     fn refresh(&mut self, i: usize, d: usize) {
         let cell = &mut self.cells[i];
         let [black, white] = self.table.shapes(cell.keys[d]);
         if cell.shapes[0][d] == black && cell.shapes[1][d] == white {
             return;
+        }
+        if !self.frames.is_empty() {
+            self.rescored.push(Rescored {
+                cell: i as u16,
+                shapes: cell.shapes,
+                values: cell.values,
+                threats: cell.threats,
+            });
         }
         // Built by selects, not by storing into the array and reading it back whole: a wide
         // load right after narrow stores to the same bytes stalls until the stores retire.
@@ -721,7 +772,8 @@ pub(crate) mod tests {
         assert_eq!(a.totals, b.totals);
         assert_eq!(a.threat_counts, b.threat_counts);
         assert_eq!(a.candidate_bits, b.candidate_bits);
-        for i in a.playable() {
+        // A wall's own lines are never read, so they are not kept.
+        for i in a.playable().filter(|&i| a.cells[i].code != WALL_CELL) {
             let (x, y) = (&a.cells[i], &b.cells[i]);
             assert!(x.keys == y.keys && x.near == y.near && x.code == y.code, "cell {i}");
             if x.code == EMPTY_CELL {
@@ -764,6 +816,22 @@ pub(crate) mod tests {
             board.undo();
         }
         assert_same_state(&board, &start);
+    }
+
+    #[test]
+    fn moves_made_before_a_wall_are_taken_back_by_re_reading_their_lines() {
+        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for m in [mv(7, 7), mv(8, 8), mv(6, 7)] {
+            board.play(m).unwrap();
+        }
+        board.add_wall(mv(9, 7)).unwrap();
+        for m in [mv(5, 7), mv(8, 7), mv(9, 9)] {
+            board.play(m).unwrap();
+        }
+        while board.undo().is_some() {}
+        let mut expected = Board::new(15, 15, Rule::Freestyle).unwrap();
+        expected.add_wall(mv(9, 7)).unwrap();
+        assert_same_state(&board, &expected);
     }
 
     #[test]
