@@ -332,45 +332,36 @@ mod tests {
         assert!(fours.is_empty());
     }
 
-    /// Black to move: (8,3) makes a rush four and a live two with (7,2) on the diagonal;
-    /// (9,3) makes a jump four and nothing else.
-    const FOURS_ON_ROW_3: [&str; 15] = [
-        "...............",
-        "...............",
-        ".......X.......",
-        "....OXXX.......",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "O.O..........O.",
-    ];
+    /// [`FOUR_THREE`] without its column and with a stone on (7,4) instead, so black is to
+    /// move: (8,5) makes a rush four and a live two with (7,4) on the diagonal; (9,5) makes a
+    /// jump four and nothing else.
+    fn fours_on_row_5() -> [&'static str; 15] {
+        let mut rows = FOUR_THREE;
+        rows[4] = ".......X.......";
+        rows[6] = "...............";
+        rows[7] = "...............";
+        rows
+    }
 
     #[test]
     fn late_in_a_forcing_line_only_fours_that_build() {
-        let board = board_from(&FOURS_ON_ROW_3, Rule::Freestyle);
+        let board = board_from(&fours_on_row_5(), Rule::Freestyle);
         let mut fours = Vec::new();
         board.generate_fours(&mut fours, false, None);
         fours.sort();
-        assert_eq!(fours, vec![mv(8, 3), mv(9, 3)]);
+        assert_eq!(fours, vec![mv(8, 5), mv(9, 5)]);
         board.generate_fours(&mut fours, true, None);
-        assert_eq!(fours, vec![mv(8, 3)]);
+        assert_eq!(fours, vec![mv(8, 5)]);
     }
 
     #[test]
     fn beyond_the_horizon_fours_follow_up_the_last_stone() {
-        // Black's fours are (8,3) and (9,3); his last stone (11,6) shares a diagonal with (8,3)
+        // Black's fours are (8,5) and (9,5); his last stone (11,8) shares a diagonal with (8,5)
         // only. Under renju every four stays.
         let mut forcing = Vec::new();
-        for (rule, expected) in [(Rule::Freestyle, vec![mv(8, 3)]), (Rule::Renju, vec![mv(8, 3), mv(9, 3)])] {
-            let mut board = board_from(&FOURS_ON_ROW_3, rule);
-            board.play(mv(11, 6)).unwrap();
+        for (rule, expected) in [(Rule::Freestyle, vec![mv(8, 5)]), (Rule::Renju, vec![mv(8, 5), mv(9, 5)])] {
+            let mut board = board_from(&fours_on_row_5(), rule);
+            board.play(mv(11, 8)).unwrap();
             board.play(mv(10, 14)).unwrap();
             Game::generate_forcing(&board, &mut forcing, 0);
             forcing.sort();
