@@ -6,7 +6,7 @@
 
 use std::fmt::{Debug, Display};
 
-use crate::search::score::Score;
+use crate::score::Score;
 
 /// Result of a finished game, seen from the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,6 +7,7 @@ pub mod engine;
 pub mod game;
 pub mod gomoku;
 pub mod protocol;
+pub mod score;
 pub mod search;
 pub mod tictactoe;
 pub mod zobrist;

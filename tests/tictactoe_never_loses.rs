@@ -9,8 +9,8 @@ use std::time::Instant;
 
 use arbor::engine::Engine;
 use arbor::game::{Game, Outcome, Playable};
+use arbor::score::{DRAW, MATE, Score};
 use arbor::search::limits::SearchLimits;
-use arbor::search::score::{DRAW, MATE, Score};
 use arbor::tictactoe::{Mark, TicTacToe};
 
 /// Plain negamax over the whole tree, memoised by hash: the value with the distance counted from

@@ -21,7 +21,7 @@
 
 use super::attacks::{BOARD, Bits, SQUARES, neighbours, queen_attacks, queen_fill};
 use super::board::Position;
-use crate::search::score::{MAX_EVAL, Score};
+use crate::score::{MAX_EVAL, Score};
 
 /// Distance of a square no queen of the side can reach.
 pub const UNREACHED: u8 = u8::MAX;

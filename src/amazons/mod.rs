@@ -18,7 +18,7 @@ pub use board::{Color, MAX_QUEENS, Move, Position, SetupError, Square};
 pub use notation::MoveError;
 
 use crate::game::{Game, Outcome};
-use crate::search::score::Score;
+use crate::score::Score;
 use attacks::SQUARES;
 
 /// Moves searched at a node with `depth` plies left, after ordering; the rest are dropped.

@@ -18,8 +18,8 @@ use arbor::gomoku::{self, Board, Color, Move, Rule};
 use arbor::protocol::gtp;
 use arbor::protocol::terminal::{self, PlayOptions};
 use arbor::protocol::transcript::run_transcript;
+use arbor::score::describe;
 use arbor::search::limits::SearchLimits;
-use arbor::search::score::describe;
 use arbor::tictactoe::TicTacToe;
 
 const USAGE: &str = "\

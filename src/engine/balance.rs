@@ -15,8 +15,8 @@ use std::time::Instant;
 
 use super::Engine;
 use crate::game::{Game, Outcome};
+use crate::score::{self, DRAW, Score};
 use crate::search::limits::SearchLimits;
-use crate::search::score::{self, DRAW, Score};
 use crate::search::time::TimeManager;
 use crate::search::{MAX_PLY, search};
 

@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 
 use super::Engine;
 use crate::game::Game;
+use crate::score::describe;
 use crate::search;
 use crate::search::limits::SearchLimits;
-use crate::search::score::describe;
 
 /// Totals of a benchmark run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use super::eval::{self, CellTable, CellValue, MOVER};
 use super::pattern::{PatternTable, REACH, Shape, WALL, slot_shift};
 use super::threat::{THREAT_KINDS, Threat};
-use crate::search::score::Score;
+use crate::score::Score;
 use crate::zobrist::KeyStream;
 
 pub const MIN_SIZE: usize = 5;

@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 
 use super::pattern::{SHAPE_KINDS, Shape};
 use super::threat::{THREAT_KINDS, Threat};
-use crate::search::score::{MAX_EVAL, Score};
+use crate::score::{MAX_EVAL, Score};
 
 /// Worth of a stone on a cell, per direction, by the shape it would make there: `[MOVER]` to the
 /// side to move, `[WAITER]` to the side waiting, as `scripts/fit_eval.py` prints them.

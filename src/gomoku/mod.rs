@@ -15,7 +15,7 @@ mod vcf;
 pub use board::{Board, BoardError, Color, MAX_SIZE, MIN_SIZE, Move, MoveError, Rule};
 
 use crate::game::{Game, Outcome, Playable, Verdict, grid_diagram};
-use crate::search::score::Score;
+use crate::score::Score;
 use threat::Threat;
 
 /// Builds the shared tables of every rule the engine plays (about 0.2 s), so that no move's

@@ -12,7 +12,7 @@
 use std::fmt;
 
 use super::{Board, Move, Rule};
-use crate::search::score::Score;
+use crate::score::Score;
 
 /// Scores within this margin of zero count as balanced: a colour choice that close is a coin
 /// toss, so the opening is worth offering to the opponent.

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use crate::engine::{Engine, GameRecord};
 use crate::game::Playable;
+use crate::score::mate_distance;
 use crate::search::limits::SearchLimits;
-use crate::search::score::mate_distance;
 
 /// How the game is set up.
 #[derive(Clone, Copy, Debug)]

@@ -17,7 +17,6 @@
 //! restricted root must never be read back as the position's value.
 
 pub mod limits;
-pub mod score;
 pub mod time;
 pub mod tt;
 
@@ -26,8 +25,8 @@ use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
 use crate::game::{Game, Outcome};
+use crate::score::{self, DRAW, INFINITY, Score, from_tt, loss_in, to_tt, win_in};
 use limits::SearchLimits;
-use score::{DRAW, INFINITY, Score, from_tt, loss_in, to_tt, win_in};
 use time::TimeManager;
 use tt::{Bound, TranspositionTable};
 

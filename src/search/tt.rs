@@ -7,7 +7,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use super::score::Score;
+use crate::score::Score;
 
 const ENTRIES_PER_BUCKET: usize = 4;
 /// Bytes used per bucket, asserted below.
@@ -39,7 +39,7 @@ pub enum Bound {
 pub struct TtEntry {
     /// The game's move code, see [`crate::game::Game::encode_move`].
     pub mv: Option<u32>,
-    /// Node-relative score (see [`super::score::to_tt`]).
+    /// Node-relative score (see [`crate::score::to_tt`]).
     pub score: Score,
     pub depth: u32,
     pub bound: Bound,

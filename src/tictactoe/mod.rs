@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::game::{Game, Outcome, Playable, Verdict, grid_diagram};
-use crate::search::score::Score;
+use crate::score::Score;
 use crate::zobrist::KeyStream;
 
 /// Largest side: both players' stones fit one `u64` each.

@@ -33,8 +33,8 @@ use crate::game::Game;
 use crate::gomoku::swap2::{self, Judgement, Swap2Choice};
 use crate::gomoku::{Board, Color, Move, Rule};
 use crate::protocol::io::{InputLine, Interrupt, Output, Signals, spawn_reader};
+use crate::score::{Score, describe, is_mate};
 use crate::search::limits::{Clock, SearchLimits};
-use crate::search::score::{Score, describe, is_mate};
 use crate::search::time::EXPECTED_MOVES_LEFT;
 use crate::search::{RootLine, SearchEvent, SearchInfo, SearchResult};
 
@@ -952,7 +952,7 @@ mod tests {
         let info = SearchInfo {
             depth: 5,
             seldepth: 9,
-            score: crate::search::score::win_in(3),
+            score: crate::score::win_in(3),
             nodes: 1000,
             elapsed: Duration::from_millis(250),
             pv: vec![Move::new(7, 7).unwrap(), Move::new(8, 8).unwrap()],

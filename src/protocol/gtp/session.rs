@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 use super::parse::{COMMANDS, Command, ParseError, Request, Response, clean_line, parse_request};
 use crate::engine::{Engine, GameRecord};
 use crate::game::Playable;
+use crate::score::describe;
 use crate::search::SearchEvent;
 use crate::search::limits::{Clock, SearchLimits};
-use crate::search::score::describe;
 
 /// Game clock when the controller sends no `time_settings`: a 15-minute game each.
 pub const DEFAULT_MAIN_TIME: Duration = Duration::from_secs(15 * 60);
