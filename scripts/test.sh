@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# test.sh: every test Arbor has. Rust unit tests, protocol transcripts and the protocol fuzz run
-# through `cargo test`; then a real third-party Gomocup client (pygomo-lib, from PyPI) plays whole
+# test.sh: every check Arbor has, cheapest first so a careless change fails fast. Formatting and
+# lints; Rust unit tests, protocol transcripts and the protocol fuzz through `cargo test`; the
+# bench signature; then a real third-party Gomocup client (pygomo-lib, from PyPI) plays whole
 # games against the release brain. Run from anywhere: bash scripts/test.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+cargo fmt --check
+cargo clippy --release --all-targets -- -D warnings
 cargo test --release
+bash scripts/bench_signature.sh
 
 # The client lives in a virtual environment of its own so the system Python stays untouched.
 venv=target/pygomo-venv
