@@ -15,9 +15,9 @@ use arbor::engine::{DEFAULT_HASH_MB, Engine, bench, default_threads};
 use arbor::game::Playable;
 use arbor::gomoku::notation::{board_from_notation, format_move};
 use arbor::gomoku::{self, Board, Color, Move, Rule};
-use arbor::protocol::gtp;
 use arbor::protocol::terminal::{self, PlayOptions};
 use arbor::protocol::transcript::run_transcript;
+use arbor::protocol::{bounds, gtp};
 use arbor::score::describe;
 use arbor::search::limits::SearchLimits;
 use arbor::tictactoe::TicTacToe;
@@ -25,11 +25,12 @@ use arbor::tictactoe::TicTacToe;
 const USAGE: &str = "\
 Usage:
   arbor gtp --game amazons|tictactoe [--size N] [--k K] [--threads N] [--hash MB]
-            [--weights tuned|patent]
+            [--weights tuned|patent] [--max-depth N]
       Speaks GTP version 2 on stdin/stdout (tic-tac-toe: boardsize 3..8, K in a row, default 3;
       Amazons: the evaluation's weight table, default tuned).
   arbor play tictactoe|gomoku|amazons [--first human|engine] [--time SECONDS] [--size N]
              [--rule freestyle|standard|renju|caro] [--position SETUP] [--weights tuned|patent]
+             [--max-depth N]
       A game against the engine in the terminal (or from a pipe); type help once it runs.
       SETUP starts from a position: x.o/.x./... (tic-tac-toe), h8i9 (Gomoku), or
       'white a4 d1 black a7 j7 arrows e5 tomove black' (Amazons).
@@ -130,6 +131,8 @@ struct GameOptions {
     hash_mb: usize,
     human_first: bool,
     move_time: Duration,
+    /// Deepest iteration of any search.
+    max_depth: Option<u32>,
     /// Start of `play` in the game's set-up text, instead of the usual start.
     position: Option<String>,
     /// Amazons evaluation weights.
@@ -145,6 +148,7 @@ fn game_options(args: &[String]) -> Result<GameOptions, String> {
         hash_mb: DEFAULT_HASH_MB,
         human_first: true,
         move_time: Duration::from_secs(1),
+        max_depth: None,
         position: None,
         weights: &amazons::eval::WEIGHTS,
     };
@@ -153,8 +157,11 @@ fn game_options(args: &[String]) -> Result<GameOptions, String> {
         match arg.as_str() {
             "--size" => options.size = Some(number("--size", args.next())?),
             "--k" => options.k = number("--k", args.next())?,
-            "--threads" => options.threads = number("--threads", args.next())?,
-            "--hash" => options.hash_mb = number("--hash", args.next())?,
+            "--threads" => {
+                options.threads = bounds::threads(number("--threads", args.next())?).map_err(at("--threads"))?
+            }
+            "--hash" => options.hash_mb = bounds::hash_mb(number("--hash", args.next())?).map_err(at("--hash"))?,
+            "--max-depth" => options.max_depth = Some(number("--max-depth", args.next())?),
             "--rule" => options.rule = rule(args.next())?,
             "--position" => options.position = Some(args.next().ok_or("--position needs a set-up text")?.clone()),
             "--weights" => {
@@ -174,13 +181,17 @@ fn game_options(args: &[String]) -> Result<GameOptions, String> {
             }
             "--time" => {
                 let seconds: f64 = number("--time", args.next())?;
-                options.move_time =
-                    Duration::try_from_secs_f64(seconds).map_err(|_| format!("--time: {seconds} is not a time"))?;
+                options.move_time = bounds::seconds(seconds).map_err(at("--time"))?;
             }
             other => return Err(format!("unknown option {other:?}")),
         }
     }
     Ok(options)
+}
+
+/// Prefixes an error with the flag it is about.
+fn at(flag: &str) -> impl Fn(String) -> String + '_ {
+    move |message| format!("{flag}: {message}")
 }
 
 fn rule(value: Option<&String>) -> Result<Rule, String> {
@@ -207,8 +218,8 @@ fn run_gtp(args: &[String]) -> Result<(), String> {
     let engine = Engine::new(options.hash_mb, options.threads);
     let (stdin, stdout) = (std::io::stdin().lock(), std::io::stdout().lock());
     let result = match game {
-        "tictactoe" => gtp::run(engine, tictactoe(&options)?, stdin, stdout),
-        "amazons" => gtp::run(engine, Position::new().with_weights(options.weights), stdin, stdout),
+        "tictactoe" => gtp::run(engine, tictactoe(&options)?, options.max_depth, stdin, stdout),
+        "amazons" => gtp::run(engine, Position::new().with_weights(options.weights), options.max_depth, stdin, stdout),
         other => return Err(format!("gtp: unknown game {other:?}")),
     };
     result.map_err(|e| format!("gtp: {e}"))
@@ -221,6 +232,7 @@ fn run_play(args: &[String]) -> Result<(), String> {
     let play_options = PlayOptions {
         human_first: options.human_first,
         move_time: options.move_time,
+        max_depth: options.max_depth,
         prompt_on_own_line: !std::io::stdin().is_terminal(),
     };
     let (stdin, stdout) = (std::io::stdin().lock(), std::io::stdout().lock());

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use arbor::engine::{DEFAULT_HASH_MB, Engine, default_threads};
-use arbor::protocol::gomocup;
+use arbor::protocol::{bounds, gomocup};
 
 const USAGE: &str = "\
 Usage: pbrain-arbor [--threads N] [--hash MB] [--max-depth N]
@@ -49,9 +49,12 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Options>,
                     .ok()
                     .filter(|&n| n > 0)
                     .ok_or(format!("{name} needs a positive number, not {value:?}"))?;
+                let checked = |check: fn(usize) -> Result<usize, String>| {
+                    check(number as usize).map_err(|e| format!("{name}: {e}"))
+                };
                 match name.as_str() {
-                    "--threads" => options.threads = number as usize,
-                    "--hash" => options.hash_mb = number as usize,
+                    "--threads" => options.threads = checked(bounds::threads)?,
+                    "--hash" => options.hash_mb = checked(bounds::hash_mb)?,
                     _ => options.max_depth = Some(number),
                 }
             }

@@ -18,6 +18,8 @@ pub struct PlayOptions {
     pub human_first: bool,
     /// Thinking time per engine move (and per hint).
     pub move_time: Duration,
+    /// Deepest iteration of any search, so that a scripted game does not depend on the clock.
+    pub max_depth: Option<u32>,
     /// End the prompt with a newline: input comes from a pipe, not a person at a terminal.
     pub prompt_on_own_line: bool,
 }
@@ -156,7 +158,7 @@ impl<G: Playable, W: Write> Game<'_, G, W> {
     /// The engine's move and what it expects, in words.
     fn think(&mut self, position: &G) -> (Option<G::Move>, String) {
         let stop = AtomicBool::new(false);
-        let limits = SearchLimits::move_time(self.options.move_time);
+        let limits = SearchLimits { depth: self.options.max_depth, ..SearchLimits::move_time(self.options.move_time) };
         let result = self.engine.think(position, &limits, Instant::now(), &stop, &mut |_| {});
         let outlook = match mate_distance(result.score) {
             Some(1) if result.score > 0 => "and wins".into(),
@@ -243,7 +245,12 @@ mod tests {
 
     fn session<G: Playable>(start: G, human_first: bool, input: &str) -> String {
         let mut engine = Engine::new(1, 1);
-        let options = PlayOptions { human_first, move_time: Duration::from_millis(300), prompt_on_own_line: true };
+        let options = PlayOptions {
+            human_first,
+            move_time: Duration::from_millis(300),
+            max_depth: None,
+            prompt_on_own_line: true,
+        };
         let mut output = Vec::new();
         play(&mut engine, start, options, input.as_bytes(), &mut output).unwrap();
         String::from_utf8(output).unwrap()

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use super::parse::{COMMANDS, Command, ParseError, Request, Response, clean_line, parse_request};
 use crate::engine::{Engine, GameRecord};
 use crate::game::Playable;
+use crate::protocol::bounds::seconds;
 use crate::score::describe;
 use crate::search::SearchEvent;
 use crate::search::limits::{Clock, SearchLimits};
@@ -51,6 +52,8 @@ pub struct Session<G: Playable> {
     clocks: [PlayerClock; 2],
     /// The first player goes by the game's second colour name (`set_first_color`).
     names_swapped: bool,
+    /// Deepest iteration any `genmove` searches (`arbor gtp --max-depth`).
+    max_depth: Option<u32>,
     quit: bool,
 }
 
@@ -65,8 +68,15 @@ impl<G: Playable> Session<G> {
             time,
             clocks: [clock; 2],
             names_swapped: false,
+            max_depth: None,
             quit: false,
         }
+    }
+
+    /// Caps the depth of every search, so that a run does not depend on the clock.
+    pub fn with_max_depth(mut self, max_depth: Option<u32>) -> Self {
+        self.max_depth = max_depth;
+        self
     }
 
     pub fn record(&self) -> &GameRecord<G> {
@@ -218,6 +228,15 @@ impl<G: Playable> Session<G> {
     }
 
     fn limits(&self, player: usize) -> SearchLimits {
+        let mut limits = self.time_limits(player);
+        limits.depth = match (limits.depth, self.max_depth) {
+            (Some(depth), Some(max)) => Some(depth.min(max)),
+            (depth, max) => depth.or(max),
+        };
+        limits
+    }
+
+    fn time_limits(&self, player: usize) -> SearchLimits {
         if self.time.unlimited() {
             return SearchLimits::default();
         }
@@ -278,13 +297,15 @@ fn initial(name: &str) -> String {
     name.chars().next().map(|c| c.to_ascii_uppercase().to_string()).unwrap_or_default()
 }
 
-fn seconds(value: f64) -> Result<Duration, String> {
-    Duration::try_from_secs_f64(value).map_err(|_| format!("{value} is not a time in seconds"))
-}
-
 /// Runs a GTP session on `input` and `output` until `quit` or the end of the input.
-pub fn run<G: Playable>(engine: Engine, initial: G, input: impl BufRead, mut output: impl Write) -> io::Result<()> {
-    let mut session = Session::new(engine, initial);
+pub fn run<G: Playable>(
+    engine: Engine,
+    initial: G,
+    max_depth: Option<u32>,
+    input: impl BufRead,
+    mut output: impl Write,
+) -> io::Result<()> {
+    let mut session = Session::new(engine, initial).with_max_depth(max_depth);
     for line in input.lines() {
         // Controllers send ASCII; a line that is not UTF-8 is answered, not fatal.
         let line = match line {
@@ -301,4 +322,28 @@ pub fn run<G: Playable>(engine: Engine, initial: G, input: impl BufRead, mut out
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::amazons::Position;
+    use crate::protocol::bounds::MAX_TIME;
+
+    fn reply<G: Playable>(session: &mut Session<G>, line: &str) -> Result<String, String> {
+        session.handle_line(line).expect("a reply").result
+    }
+
+    #[test]
+    fn times_beyond_any_clock_are_clamped() {
+        let mut session = Session::new(Engine::new(1, 1), Position::new()).with_max_depth(Some(1));
+        assert_eq!(reply(&mut session, "time_settings 0 18000000000000000000 1"), Ok(String::new()));
+        assert_eq!(session.time.byo_yomi, MAX_TIME);
+        assert!(reply(&mut session, "genmove w").is_ok());
+        assert_eq!(reply(&mut session, "time_settings 18000000000000000000 0 0"), Ok(String::new()));
+        assert_eq!(reply(&mut session, "time_left b 99999999999999999999999999999 4294967295"), Ok(String::new()));
+        assert!(session.clocks.iter().all(|clock| clock.remaining <= MAX_TIME));
+        assert!(reply(&mut session, "genmove b").is_ok());
+        assert!(reply(&mut session, "genmove w").is_ok());
+    }
 }
