@@ -216,7 +216,7 @@ fn run_gtp(args: &[String]) -> Result<(), String> {
     };
     let options = game_options(&args[2..])?;
     let engine = Engine::new(options.hash_mb, options.threads);
-    let (stdin, stdout) = (std::io::stdin().lock(), std::io::stdout().lock());
+    let (stdin, stdout) = (std::io::BufReader::new(std::io::stdin()), std::io::stdout().lock());
     let result = match game {
         "tictactoe" => gtp::run(engine, tictactoe(&options)?, options.max_depth, stdin, stdout),
         "amazons" => gtp::run(engine, Position::new().with_weights(options.weights), options.max_depth, stdin, stdout),

@@ -1,18 +1,22 @@
 //! The GTP session: keeps the game, its record and the clocks between commands, and answers
 //! each request with exactly one [`Response`].
 //!
-//! GTP is strictly request-reply, so the loop reads a line, answers it, and only then reads the
-//! next: a `genmove` always finishes within its clock. Search progress goes to the log (stderr,
-//! `RUST_LOG=info`), never into a response.
+//! GTP is strictly request-reply: lines are answered one at a time, in order, and a `genmove`
+//! always finishes within its clock. Input is read on a thread of its own ([`spawn_reader`]) so
+//! that a `quit`, or the end of input, stops a running `genmove` at once: the move found so far
+//! is the reply, lines still queued are answered without searching further, then `quit` is
+//! answered and the session ends. Search progress
+//! goes to the log (stderr, `RUST_LOG=info`), never into a response.
 
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::parse::{COMMANDS, Command, ParseError, Request, Response, clean_line, parse_request};
 use crate::engine::{Engine, GameRecord};
 use crate::game::Playable;
 use crate::protocol::bounds::seconds;
+use crate::protocol::io::{Interrupt, Signals, spawn_reader};
 use crate::score::describe;
 use crate::search::SearchEvent;
 use crate::search::limits::{Clock, SearchLimits};
@@ -54,6 +58,8 @@ pub struct Session<G: Playable> {
     names_swapped: bool,
     /// Deepest iteration any `genmove` searches (`arbor gtp --max-depth`).
     max_depth: Option<u32>,
+    /// Raised by the input thread to stop a search.
+    signals: Arc<Signals>,
     quit: bool,
 }
 
@@ -69,6 +75,7 @@ impl<G: Playable> Session<G> {
             clocks: [clock; 2],
             names_swapped: false,
             max_depth: None,
+            signals: Arc::default(),
             quit: false,
         }
     }
@@ -88,11 +95,22 @@ impl<G: Playable> Session<G> {
         self.quit
     }
 
+    /// Searches stop when `signals` say so.
+    pub fn with_signals(mut self, signals: Arc<Signals>) -> Self {
+        self.signals = signals;
+        self
+    }
+
     /// Answers one input line, or `None` for a line GTP says to ignore (empty or comment only).
     pub fn handle_line(&mut self, line: &str) -> Option<Response> {
+        self.handle_line_received(line, Instant::now())
+    }
+
+    /// [`Session::handle_line`] for a line that arrived at `received`, when a move's clock starts.
+    fn handle_line_received(&mut self, line: &str, received: Instant) -> Option<Response> {
         let Request { id, command } = parse_request(&clean_line(line)?);
         let result = match command {
-            Ok(command) => self.execute(command, Instant::now()),
+            Ok(command) => self.execute(command, received),
             Err(ParseError::Unknown(name)) => Err(format!("unknown command: {name}")),
             Err(error) => Err(error.to_string()),
         };
@@ -206,9 +224,9 @@ impl<G: Playable> Session<G> {
             };
         }
         let limits = self.limits(player);
-        let stop = AtomicBool::new(false);
         let position = self.record.position().clone();
-        let result = self.engine.think(&position, &limits, received, &stop, &mut |event| {
+        self.signals.arm();
+        let result = self.engine.think(&position, &limits, received, self.signals.stop_flag(), &mut |event| {
             let SearchEvent::Iteration(info) = event else { return };
             let pv: Vec<String> = info.pv.iter().map(|&mv| position.format_move(mv)).collect();
             log::info!(
@@ -297,23 +315,28 @@ fn initial(name: &str) -> String {
     name.chars().next().map(|c| c.to_ascii_uppercase().to_string()).unwrap_or_default()
 }
 
+/// Which lines stop a running `genmove`: `quit` (with or without an id), even behind other lines.
+pub fn classify(line: &str) -> Interrupt {
+    match clean_line(line).map(|line| parse_request(&line).command) {
+        Some(Ok(Command::Quit)) => Interrupt::Quit,
+        _ => Interrupt::None,
+    }
+}
+
 /// Runs a GTP session on `input` and `output` until `quit` or the end of the input.
 pub fn run<G: Playable>(
     engine: Engine,
     initial: G,
     max_depth: Option<u32>,
-    input: impl BufRead,
+    input: impl BufRead + Send + 'static,
     mut output: impl Write,
 ) -> io::Result<()> {
-    let mut session = Session::new(engine, initial).with_max_depth(max_depth);
-    for line in input.lines() {
-        // Controllers send ASCII; a line that is not UTF-8 is answered, not fatal.
-        let line = match line {
-            Ok(line) => line,
-            Err(e) if e.kind() == io::ErrorKind::InvalidData => "\u{fffd}".to_string(),
-            Err(e) => return Err(e),
-        };
-        if let Some(response) = session.handle_line(&line) {
+    let signals = Arc::new(Signals::leaving_stops_searches());
+    let lines = spawn_reader(input, classify, Arc::clone(&signals));
+    let mut session = Session::new(engine, initial).with_max_depth(max_depth).with_signals(Arc::clone(&signals));
+    for line in lines {
+        signals.take(&line);
+        if let Some(response) = session.handle_line_received(&line.text, line.received) {
             write!(output, "{response}")?;
             output.flush()?;
         }
