@@ -21,6 +21,7 @@ use arbor::protocol::{bounds, gtp};
 use arbor::score::describe;
 use arbor::search::limits::SearchLimits;
 use arbor::tictactoe::TicTacToe;
+use arbor::zobrist::KeyStream;
 
 const USAGE: &str = "\
 Usage:
@@ -349,15 +350,12 @@ fn run_amazons_selfplay(args: &[String]) -> Result<(), String> {
     let stop = AtomicBool::new(false);
     let limits = SearchLimits::move_time(Duration::from_millis(time_ms));
     // The random mover's generator: fixed seed, so a run can be repeated.
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut dice = KeyStream::new(0x2545_F491_4F6C_DD1D);
     while !pos.is_over() && pos.history().len() < max_moves {
         let mover = pos.side_to_move();
         let (mv, note) = if random == Some(mover) {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
             let moves = pos.legal_moves();
-            (moves[(seed % moves.len() as u64) as usize], "random".to_string())
+            (moves[dice.below(moves.len() as u64) as usize], "random".to_string())
         } else {
             let result = engine.go(&pos, &limits, Instant::now(), &stop, &mut |_| {});
             let mv = result.best_move.ok_or("the engine found no move")?;

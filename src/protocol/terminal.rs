@@ -49,8 +49,9 @@ pub fn play<G: Playable>(
     }
     game.show()?;
     game.prompt()?;
-    for line in input.lines() {
-        let line = line?;
+    for line in input.split(b'\n') {
+        // A line that is not UTF-8 is answered like any mistyped move, not fatal.
+        let line = printable(&String::from_utf8_lossy(&line?));
         let line = line.trim();
         if matches!(line.to_ascii_lowercase().as_str(), "0" | "quit" | "exit" | "q") {
             writeln!(game.out, "Bye.")?;
@@ -143,7 +144,10 @@ impl<G: Playable, W: Write> Game<'_, G, W> {
                 }
                 self.show()
             }
-            Err(why) => writeln!(self.out, "Not a legal move: {why}. Nothing changed; type help for the commands."),
+            Err(why) => {
+                let why = printable(&why);
+                writeln!(self.out, "Not a legal move: {why}. Nothing changed; type help for the commands.")
+            }
         }
     }
 
@@ -230,6 +234,18 @@ impl<G: Playable, W: Write> Game<'_, G, W> {
         }
         Ok(())
     }
+}
+
+/// `text` without the characters a terminal would obey or break the line on (tabs become
+/// spaces): what a person typed is echoed back in messages.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\t' => ' ',
+            c if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') => char::REPLACEMENT_CHARACTER,
+            c => c,
+        })
+        .collect()
 }
 
 fn capital(name: &str) -> String {
