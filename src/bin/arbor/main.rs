@@ -14,14 +14,17 @@ use arbor::amazons::{self, Position};
 use arbor::engine::{DEFAULT_HASH_MB, Engine, bench, default_threads};
 use arbor::game::Playable;
 use arbor::gomoku::notation::{board_from_notation, format_move};
-use arbor::gomoku::{self, Board, Color, Move, Rule};
+use arbor::gomoku::{self, Board, Color, Rule, scripts};
 use arbor::protocol::terminal::{self, PlayOptions};
-use arbor::protocol::transcript::run_transcript;
 use arbor::protocol::{bounds, gtp};
 use arbor::score::describe;
 use arbor::search::limits::SearchLimits;
 use arbor::tictactoe::TicTacToe;
 use arbor::zobrist::KeyStream;
+
+mod transcript;
+
+use transcript::run_transcript;
 
 const USAGE: &str = "\
 Usage:
@@ -433,30 +436,12 @@ fn run_forbidden(args: &[String]) -> Result<(), String> {
     };
     for (index, line) in std::io::stdin().lock().lines().enumerate() {
         let line = line.map_err(|e| e.to_string())?;
-        let board = renju_position(size, line.trim()).map_err(|e| format!("line {}: {e}", index + 1))?;
+        let board = scripts::renju_position(size, line.trim()).map_err(|e| format!("line {}: {e}", index + 1))?;
         let forbidden: Vec<String> =
             board.playable_moves().filter(|&mv| board.is_forbidden(mv)).map(|mv| mv.to_string()).collect();
         println!("{}", forbidden.join(" "));
     }
     Ok(())
-}
-
-/// A renju position from its rows run together.
-fn renju_position(size: usize, cells: &str) -> Result<Board, String> {
-    if cells.len() != size * size {
-        return Err(format!("{} cells, expected {}", cells.len(), size * size));
-    }
-    let (mut black, mut white) = (Vec::new(), Vec::new());
-    for (i, c) in cells.chars().enumerate() {
-        let mv = Move::new(i % size, i / size).ok_or("board too large")?;
-        match c {
-            'X' => black.push(mv),
-            'O' => white.push(mv),
-            '.' => {}
-            other => return Err(format!("unexpected {other:?}")),
-        }
-    }
-    Board::from_stones(size, size, Rule::Renju, &black, &white).map_err(|e| e.to_string())
 }
 
 fn color_name(color: Color) -> &'static str {
@@ -494,9 +479,8 @@ fn run_replay(args: &[String]) -> Result<ExitCode, String> {
     Ok(if failures == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
-/// Reads finished games, one a line (`RESULT x,y x,y ...`, RESULT `B`, `W` or `D`), and prints
-/// for every position after the fourth stone that the search would evaluate statically the
-/// side to move's result (1, 0.5, 0) and the evaluation's features (`gomoku::eval::features`).
+/// Reads finished games, one a line, and prints their positions' features for
+/// `scripts/fit_eval.py` ([`scripts::game_features`]).
 fn run_features(args: &[String]) -> Result<(), String> {
     let size = match args {
         [] => 15,
@@ -506,30 +490,9 @@ fn run_features(args: &[String]) -> Result<(), String> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for (index, line) in std::io::stdin().lock().lines().enumerate() {
         let line = line.map_err(|e| e.to_string())?;
-        let at = |e: String| format!("line {}: {e}", index + 1);
-        let mut words = line.split_whitespace();
-        let Some(result) = words.next() else { continue };
-        let winner = match result {
-            "B" => Some(Color::Black),
-            "W" => Some(Color::White),
-            "D" => None,
-            other => return Err(at(format!("result {other:?} is not B, W or D"))),
-        };
-        let mut board = Board::new(size, size, Rule::Freestyle).map_err(|e| at(e.to_string()))?;
-        for (ply, word) in words.enumerate() {
-            let mv = board.parse_move(word).map_err(at)?;
-            board.play(mv).map_err(|e| at(e.to_string()))?;
-            if ply < 3 {
-                continue;
-            }
-            let Some(features) = arbor::gomoku::eval::features(&board) else { continue };
-            let label = match winner {
-                None => "0.5",
-                Some(color) if color == board.side_to_move() => "1",
-                Some(_) => "0",
-            };
-            let features: Vec<String> = features.iter().map(u32::to_string).collect();
-            writeln!(out, "{label} {}", features.join(" ")).map_err(|e| e.to_string())?;
+        let rows = scripts::game_features(size, &line).map_err(|e| format!("line {}: {e}", index + 1))?;
+        for row in rows {
+            writeln!(out, "{row}").map_err(|e| e.to_string())?;
         }
     }
     Ok(())

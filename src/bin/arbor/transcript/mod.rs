@@ -6,7 +6,8 @@
 //! # comment (blank lines are ignored too)
 //! > LINE          send LINE to the engine
 //! < LINE          the next output line must be exactly LINE
-//! ~ REGEX         the next output line must match REGEX, anchored at both ends
+//! ~ PATTERN       the next output line must match PATTERN (see [`pattern`]), anchored at both
+//!                 ends
 //! ! skip PREFIX   from here on, ignore output lines starting with PREFIX
 //! ! unskip PREFIX stop ignoring them
 //! ! timeout SECS  the whole file must finish within SECS seconds (default 10)
@@ -18,6 +19,11 @@
 //!
 //! Output lines are compared without their line ending. A file that does not end in `! exit`
 //! kills the engine when it is done.
+//!
+//! It lives outside the library, shared by `arbor replay` and the transcript tests, so that
+//! the engine carries no pattern matching it does not use.
+
+pub mod pattern;
 
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
@@ -27,7 +33,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use regex::Regex;
+use pattern::Pattern;
 
 /// How long a file may take when it does not say.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -67,7 +73,7 @@ impl std::error::Error for Failure {}
 enum Step {
     Send(String),
     Expect(String),
-    Match(Regex),
+    Match(Pattern),
     Skip(String),
     Unskip(String),
     Crlf(bool),
@@ -98,9 +104,7 @@ fn parse_script(text: &str) -> Result<Script, (usize, String)> {
         let step = match kind.unwrap_or_default() {
             '>' => Step::Send(rest.to_string()),
             '<' => Step::Expect(rest.to_string()),
-            '~' => {
-                Step::Match(Regex::new(&format!("^(?:{rest})$")).map_err(|e| (number, format!("a valid regex ({e})")))?)
-            }
+            '~' => Step::Match(Pattern::new(rest).map_err(|e| (number, format!("a valid pattern ({e})")))?),
             '!' => {
                 let (name, argument) = rest.split_once(' ').unwrap_or((rest, ""));
                 match (name, argument.trim()) {
