@@ -18,6 +18,12 @@ impl KeyStream {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
+
+    /// A number in `0..n` (`n` > 0). The stream is also the project's one seeded generator,
+    /// for random movers and test inputs, where the modulo's tiny bias does not matter.
+    pub const fn below(&mut self, n: u64) -> u64 {
+        self.next_key() % n
+    }
 }
 
 #[cfg(test)]
@@ -34,5 +40,8 @@ mod tests {
         sorted.sort_unstable();
         sorted.dedup();
         assert_eq!(sorted.len(), keys.len());
+        let mut dice = KeyStream::new(7);
+        let rolls: Vec<u64> = (0..600).map(|_| dice.below(6)).collect();
+        assert!((0..6).all(|face| rolls.iter().filter(|&&r| r == face).count() > 60), "{rolls:?}");
     }
 }

@@ -6,7 +6,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::thread;
 
-use arbor::protocol::transcript::run_transcript;
+// The runner is the `arbor replay` command's, kept out of the library; this test uses only
+// part of it.
+#[allow(dead_code)]
+#[path = "../src/bin/arbor/transcript/mod.rs"]
+mod transcript;
+
+use transcript::run_transcript;
 
 fn transcripts(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)

@@ -1,10 +1,13 @@
 //! `pbrain-arbor`: Arbor as a Gomocup brain. Speaks the piskvork protocol on stdin and stdout;
 //! logs go to stderr only (`RUST_LOG`, default `warn`), so stdout carries nothing but replies.
 
+use std::ffi::OsString;
 use std::process::ExitCode;
 
+use lexopt::prelude::*;
+
 use arbor::engine::{DEFAULT_HASH_MB, Engine, default_threads};
-use arbor::protocol::gomocup;
+use arbor::protocol::{bounds, gomocup};
 
 const USAGE: &str = "\
 Usage: pbrain-arbor [--threads N] [--hash MB] [--max-depth N]
@@ -24,38 +27,36 @@ struct Options {
     max_depth: Option<u32>,
 }
 
-/// `Ok(None)` when the request was only for help or the version, already printed.
-fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, String> {
+/// Reads the arguments with lexopt, as `arbor` does. `Ok(None)` when the request was only for
+/// help or the version, already printed.
+fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options>, lexopt::Error> {
     let mut options = Options { threads: default_threads(), hash_mb: DEFAULT_HASH_MB, max_depth: None };
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        let (name, inline) = match arg.split_once('=') {
-            Some((name, value)) => (name.to_string(), Some(value.to_string())),
-            None => (arg, None),
-        };
-        match name.as_str() {
-            "--help" | "-h" => {
+    let mut parser = lexopt::Parser::from_args(args);
+    while let Some(arg) = parser.next()? {
+        let flag = match arg {
+            Long("help") | Short('h') => {
                 println!("{USAGE}");
                 return Ok(None);
             }
-            "--version" | "-V" => {
+            Long("version") | Short('V') => {
                 println!("pbrain-arbor {}", env!("CARGO_PKG_VERSION"));
                 return Ok(None);
             }
-            "--threads" | "--hash" | "--max-depth" => {
-                let value = inline.or_else(|| args.next()).ok_or(format!("{name} needs a value"))?;
-                let number = value
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or(format!("{name} needs a positive number, not {value:?}"))?;
-                match name.as_str() {
-                    "--threads" => options.threads = number as usize,
-                    "--hash" => options.hash_mb = number as usize,
-                    _ => options.max_depth = Some(number),
-                }
-            }
-            _ => return Err(format!("unknown argument {name:?}")),
+            Long(flag @ ("threads" | "hash" | "max-depth")) => format!("--{flag}"),
+            other => return Err(other.unexpected()),
+        };
+        let value = parser.value()?.string()?;
+        let number = value
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or(format!("{flag} needs a positive number, not {value:?}"))?;
+        let checked =
+            |check: fn(usize) -> Result<usize, String>| check(number as usize).map_err(|e| format!("{flag}: {e}"));
+        match flag.as_str() {
+            "--threads" => options.threads = checked(bounds::threads)?,
+            "--hash" => options.hash_mb = checked(bounds::hash_mb)?,
+            _ => options.max_depth = Some(number),
         }
     }
     Ok(Some(options))
@@ -65,7 +66,7 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let options = match parse_args(std::env::args().skip(1)) {
+    let options = match parse_args(std::env::args_os().skip(1)) {
         Ok(Some(options)) => options,
         Ok(None) => return ExitCode::SUCCESS,
         Err(message) => {

@@ -54,9 +54,19 @@ pub struct Signals {
     pondering: AtomicBool,
     /// The input is over: no line will come to stop a ponder search.
     closed: AtomicBool,
+    /// The end of input, or a quit line even behind others, stops the running search and
+    /// every later one (GTP: nothing else would tell a `genmove` that the controller is gone).
+    leaving_stops_searches: bool,
 }
 
 impl Signals {
+    /// Signals for a protocol where a controller that quits or closes the input wants no more
+    /// thinking: the running search stops at once, and every later one (for lines still
+    /// queued, answered in order) as soon as it has a move.
+    pub fn leaving_stops_searches() -> Self {
+        Signals { leaving_stops_searches: true, ..Signals::default() }
+    }
+
     /// The flag to hand to the search.
     pub fn stop_flag(&self) -> &AtomicBool {
         &self.stop
@@ -67,7 +77,7 @@ impl Signals {
         self.stop.store(false, Ordering::SeqCst);
         // Checked after the store: a reader that queued a stop line before this point has
         // already counted it, and one that queues it later raises the flag after our store.
-        if self.pending_stops.load(Ordering::SeqCst) > 0 || self.quit_requested() {
+        if self.pending_stops.load(Ordering::SeqCst) > 0 || self.quit_requested() || self.ended_searches() {
             self.stop.store(true, Ordering::SeqCst);
         }
     }
@@ -115,18 +125,29 @@ impl Signals {
         }
     }
 
-    /// Marks the end of input, which also ends a ponder search: nothing else would.
+    /// The input is over and that stops every search.
+    fn ended_searches(&self) -> bool {
+        self.leaving_stops_searches && self.closed.load(Ordering::SeqCst)
+    }
+
+    /// Marks the end of input, which also ends a ponder search (nothing else would), and any
+    /// search when [`Signals::leaving_stops_searches`] says so.
     fn close(&self) {
         self.closed.store(true, Ordering::SeqCst);
         self.stop_ponder_search();
+        if self.leaving_stops_searches {
+            self.stop.store(true, Ordering::SeqCst);
+        }
     }
 
     /// Raises the signals for a line just read with `ahead` lines queued before it: any line
-    /// stops a ponder search; an interrupting line with nothing ahead also stops (or quits)
-    /// whatever runs. Says whether the line itself interrupts.
+    /// stops a ponder search; an interrupting line with nothing ahead (a quit line, with
+    /// [`Signals::leaving_stops_searches`], even behind others) also stops (or quits) whatever
+    /// runs. Says whether the line itself interrupts.
     fn raise(&self, interrupt: Interrupt, ahead: usize) -> bool {
         self.stop_ponder_search();
-        if interrupt == Interrupt::None || ahead > 0 {
+        let overtakes = interrupt == Interrupt::Quit && self.leaving_stops_searches;
+        if interrupt == Interrupt::None || (ahead > 0 && !overtakes) {
             return false;
         }
         if interrupt == Interrupt::Quit {
@@ -266,6 +287,23 @@ mod tests {
         assert!(signals.stop_flag().load(Ordering::SeqCst));
         signals.stop_pondering();
         assert!(!signals.start_pondering(), "no line can stop it any more");
+    }
+
+    #[test]
+    fn leaving_can_stop_every_search() {
+        let signals = Signals::leaving_stops_searches();
+        assert!(signals.raise(Interrupt::Quit, 3), "quit overtakes the queued lines");
+        assert!(signals.quit_requested());
+        let signals = Signals::leaving_stops_searches();
+        signals.arm();
+        signals.close();
+        assert!(signals.stop_flag().load(Ordering::SeqCst), "the running search stops");
+        signals.arm();
+        assert!(signals.stop_flag().load(Ordering::SeqCst), "and so does the next");
+        let gomocup = Signals::default();
+        gomocup.arm();
+        gomocup.close();
+        assert!(!gomocup.stop_flag().load(Ordering::SeqCst), "by default the last move is still searched");
     }
 
     #[test]

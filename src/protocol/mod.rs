@@ -1,9 +1,9 @@
 //! Text protocols spoken on stdin/stdout: parsers and session loops, no game logic. Shared by
-//! all of them: a stdin reader thread and a line writer ([`io`]), and a transcript runner that
-//! checks any engine binary against scripted conversations ([`transcript`]).
+//! all of them: the largest values passed on to the engine ([`bounds`]), and a stdin reader
+//! thread and a line writer ([`io`]).
 
+pub mod bounds;
 pub mod gomocup;
 pub mod gtp;
 pub mod io;
 pub mod terminal;
-pub mod transcript;

@@ -18,6 +18,8 @@ pub struct PlayOptions {
     pub human_first: bool,
     /// Thinking time per engine move (and per hint).
     pub move_time: Duration,
+    /// Deepest iteration of any search, so that a scripted game does not depend on the clock.
+    pub max_depth: Option<u32>,
     /// End the prompt with a newline: input comes from a pipe, not a person at a terminal.
     pub prompt_on_own_line: bool,
 }
@@ -47,8 +49,9 @@ pub fn play<G: Playable>(
     }
     game.show()?;
     game.prompt()?;
-    for line in input.lines() {
-        let line = line?;
+    for line in input.split(b'\n') {
+        // A line that is not UTF-8 is answered like any mistyped move, not fatal.
+        let line = printable(&String::from_utf8_lossy(&line?));
         let line = line.trim();
         if matches!(line.to_ascii_lowercase().as_str(), "0" | "quit" | "exit" | "q") {
             writeln!(game.out, "Bye.")?;
@@ -141,7 +144,10 @@ impl<G: Playable, W: Write> Game<'_, G, W> {
                 }
                 self.show()
             }
-            Err(why) => writeln!(self.out, "Not a legal move: {why}. Nothing changed; type help for the commands."),
+            Err(why) => {
+                let why = printable(&why);
+                writeln!(self.out, "Not a legal move: {why}. Nothing changed; type help for the commands.")
+            }
         }
     }
 
@@ -156,7 +162,7 @@ impl<G: Playable, W: Write> Game<'_, G, W> {
     /// The engine's move and what it expects, in words.
     fn think(&mut self, position: &G) -> (Option<G::Move>, String) {
         let stop = AtomicBool::new(false);
-        let limits = SearchLimits::move_time(self.options.move_time);
+        let limits = SearchLimits { depth: self.options.max_depth, ..SearchLimits::move_time(self.options.move_time) };
         let result = self.engine.think(position, &limits, Instant::now(), &stop, &mut |_| {});
         let outlook = match mate_distance(result.score) {
             Some(1) if result.score > 0 => "and wins".into(),
@@ -230,6 +236,18 @@ impl<G: Playable, W: Write> Game<'_, G, W> {
     }
 }
 
+/// `text` without the characters a terminal would obey or break the line on (tabs become
+/// spaces): what a person typed is echoed back in messages.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\t' => ' ',
+            c if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') => char::REPLACEMENT_CHARACTER,
+            c => c,
+        })
+        .collect()
+}
+
 fn capital(name: &str) -> String {
     let mut chars = name.chars();
     chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
@@ -243,7 +261,12 @@ mod tests {
 
     fn session<G: Playable>(start: G, human_first: bool, input: &str) -> String {
         let mut engine = Engine::new(1, 1);
-        let options = PlayOptions { human_first, move_time: Duration::from_millis(300), prompt_on_own_line: true };
+        let options = PlayOptions {
+            human_first,
+            move_time: Duration::from_millis(300),
+            max_depth: None,
+            prompt_on_own_line: true,
+        };
         let mut output = Vec::new();
         play(&mut engine, start, options, input.as_bytes(), &mut output).unwrap();
         String::from_utf8(output).unwrap()

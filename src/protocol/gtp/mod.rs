@@ -8,4 +8,4 @@ pub mod parse;
 pub mod session;
 
 pub use parse::{Command, ParseError, Request, Response, parse_request};
-pub use session::{Session, run};
+pub use session::{Session, classify, run};

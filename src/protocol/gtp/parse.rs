@@ -224,7 +224,11 @@ impl fmt::Display for Response {
         if let Some(id) = self.id {
             write!(f, "{id}")?;
         }
-        // Empty lines would end the reply early, so a multi-line text must not contain any.
+        // Empty lines would end the reply early, so a multi-line text must not contain any; a
+        // character some controllers take for a line break (an echoed command may hold one)
+        // would split a line.
+        let text: String =
+            text.chars().map(|c| if c != '\n' && breaks_line(c) { char::REPLACEMENT_CHARACTER } else { c }).collect();
         let text = text.trim_end().replace("\n\n", "\n");
         if text.contains('\n') {
             write!(f, "\n{text}\n\n")
@@ -234,6 +238,10 @@ impl fmt::Display for Response {
             write!(f, " {text}\n\n")
         }
     }
+}
+
+fn breaks_line(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
 #[cfg(test)]
@@ -293,5 +301,7 @@ mod tests {
         assert_eq!(ok(Some(3), "b2"), "=3 b2\n\n");
         assert_eq!(ok(None, "a\n\nb\n"), "=\na\nb\n\n");
         assert_eq!(Response { id: Some(7), result: Err("illegal move".into()) }.to_string(), "?7 illegal move\n\n");
+        let odd = Response { id: None, result: Err("unknown command: a\u{2028}b\rc".into()) };
+        assert_eq!(odd.to_string(), "? unknown command: a\u{fffd}b\u{fffd}c\n\n");
     }
 }

@@ -1,17 +1,22 @@
 //! The GTP session: keeps the game, its record and the clocks between commands, and answers
 //! each request with exactly one [`Response`].
 //!
-//! GTP is strictly request-reply, so the loop reads a line, answers it, and only then reads the
-//! next: a `genmove` always finishes within its clock. Search progress goes to the log (stderr,
-//! `RUST_LOG=info`), never into a response.
+//! GTP is strictly request-reply: lines are answered one at a time, in order, and a `genmove`
+//! always finishes within its clock. Input is read on a thread of its own ([`spawn_reader`]) so
+//! that a `quit`, or the end of input, stops a running `genmove` at once: the move found so far
+//! is the reply, lines still queued are answered without searching further, then `quit` is
+//! answered and the session ends. Search progress
+//! goes to the log (stderr, `RUST_LOG=info`), never into a response.
 
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::parse::{COMMANDS, Command, ParseError, Request, Response, clean_line, parse_request};
 use crate::engine::{Engine, GameRecord};
 use crate::game::Playable;
+use crate::protocol::bounds::seconds;
+use crate::protocol::io::{Interrupt, Signals, spawn_reader};
 use crate::score::describe;
 use crate::search::SearchEvent;
 use crate::search::limits::{Clock, SearchLimits};
@@ -51,6 +56,10 @@ pub struct Session<G: Playable> {
     clocks: [PlayerClock; 2],
     /// The first player goes by the game's second colour name (`set_first_color`).
     names_swapped: bool,
+    /// Deepest iteration any `genmove` searches (`arbor gtp --max-depth`).
+    max_depth: Option<u32>,
+    /// Raised by the input thread to stop a search.
+    signals: Arc<Signals>,
     quit: bool,
 }
 
@@ -65,8 +74,16 @@ impl<G: Playable> Session<G> {
             time,
             clocks: [clock; 2],
             names_swapped: false,
+            max_depth: None,
+            signals: Arc::default(),
             quit: false,
         }
+    }
+
+    /// Caps the depth of every search, so that a run does not depend on the clock.
+    pub fn with_max_depth(mut self, max_depth: Option<u32>) -> Self {
+        self.max_depth = max_depth;
+        self
     }
 
     pub fn record(&self) -> &GameRecord<G> {
@@ -78,11 +95,22 @@ impl<G: Playable> Session<G> {
         self.quit
     }
 
+    /// Searches stop when `signals` say so.
+    pub fn with_signals(mut self, signals: Arc<Signals>) -> Self {
+        self.signals = signals;
+        self
+    }
+
     /// Answers one input line, or `None` for a line GTP says to ignore (empty or comment only).
     pub fn handle_line(&mut self, line: &str) -> Option<Response> {
+        self.handle_line_received(line, Instant::now())
+    }
+
+    /// [`Session::handle_line`] for a line that arrived at `received`, when a move's clock starts.
+    fn handle_line_received(&mut self, line: &str, received: Instant) -> Option<Response> {
         let Request { id, command } = parse_request(&clean_line(line)?);
         let result = match command {
-            Ok(command) => self.execute(command, Instant::now()),
+            Ok(command) => self.execute(command, received),
             Err(ParseError::Unknown(name)) => Err(format!("unknown command: {name}")),
             Err(error) => Err(error.to_string()),
         };
@@ -196,9 +224,9 @@ impl<G: Playable> Session<G> {
             };
         }
         let limits = self.limits(player);
-        let stop = AtomicBool::new(false);
         let position = self.record.position().clone();
-        let result = self.engine.think(&position, &limits, received, &stop, &mut |event| {
+        self.signals.arm();
+        let result = self.engine.think(&position, &limits, received, self.signals.stop_flag(), &mut |event| {
             let SearchEvent::Iteration(info) = event else { return };
             let pv: Vec<String> = info.pv.iter().map(|&mv| position.format_move(mv)).collect();
             log::info!(
@@ -218,6 +246,15 @@ impl<G: Playable> Session<G> {
     }
 
     fn limits(&self, player: usize) -> SearchLimits {
+        let mut limits = self.time_limits(player);
+        limits.depth = match (limits.depth, self.max_depth) {
+            (Some(depth), Some(max)) => Some(depth.min(max)),
+            (depth, max) => depth.or(max),
+        };
+        limits
+    }
+
+    fn time_limits(&self, player: usize) -> SearchLimits {
         if self.time.unlimited() {
             return SearchLimits::default();
         }
@@ -278,21 +315,28 @@ fn initial(name: &str) -> String {
     name.chars().next().map(|c| c.to_ascii_uppercase().to_string()).unwrap_or_default()
 }
 
-fn seconds(value: f64) -> Result<Duration, String> {
-    Duration::try_from_secs_f64(value).map_err(|_| format!("{value} is not a time in seconds"))
+/// Which lines stop a running `genmove`: `quit` (with or without an id), even behind other lines.
+pub fn classify(line: &str) -> Interrupt {
+    match clean_line(line).map(|line| parse_request(&line).command) {
+        Some(Ok(Command::Quit)) => Interrupt::Quit,
+        _ => Interrupt::None,
+    }
 }
 
 /// Runs a GTP session on `input` and `output` until `quit` or the end of the input.
-pub fn run<G: Playable>(engine: Engine, initial: G, input: impl BufRead, mut output: impl Write) -> io::Result<()> {
-    let mut session = Session::new(engine, initial);
-    for line in input.lines() {
-        // Controllers send ASCII; a line that is not UTF-8 is answered, not fatal.
-        let line = match line {
-            Ok(line) => line,
-            Err(e) if e.kind() == io::ErrorKind::InvalidData => "\u{fffd}".to_string(),
-            Err(e) => return Err(e),
-        };
-        if let Some(response) = session.handle_line(&line) {
+pub fn run<G: Playable>(
+    engine: Engine,
+    initial: G,
+    max_depth: Option<u32>,
+    input: impl BufRead + Send + 'static,
+    mut output: impl Write,
+) -> io::Result<()> {
+    let signals = Arc::new(Signals::leaving_stops_searches());
+    let lines = spawn_reader(input, classify, Arc::clone(&signals));
+    let mut session = Session::new(engine, initial).with_max_depth(max_depth).with_signals(Arc::clone(&signals));
+    for line in lines {
+        signals.take(&line);
+        if let Some(response) = session.handle_line_received(&line.text, line.received) {
             write!(output, "{response}")?;
             output.flush()?;
         }
@@ -301,4 +345,28 @@ pub fn run<G: Playable>(engine: Engine, initial: G, input: impl BufRead, mut out
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::amazons::Position;
+    use crate::protocol::bounds::MAX_TIME;
+
+    fn reply<G: Playable>(session: &mut Session<G>, line: &str) -> Result<String, String> {
+        session.handle_line(line).expect("a reply").result
+    }
+
+    #[test]
+    fn times_beyond_any_clock_are_clamped() {
+        let mut session = Session::new(Engine::new(1, 1), Position::new()).with_max_depth(Some(1));
+        assert_eq!(reply(&mut session, "time_settings 0 18000000000000000000 1"), Ok(String::new()));
+        assert_eq!(session.time.byo_yomi, MAX_TIME);
+        assert!(reply(&mut session, "genmove w").is_ok());
+        assert_eq!(reply(&mut session, "time_settings 18000000000000000000 0 0"), Ok(String::new()));
+        assert_eq!(reply(&mut session, "time_left b 99999999999999999999999999999 4294967295"), Ok(String::new()));
+        assert!(session.clocks.iter().all(|clock| clock.remaining <= MAX_TIME));
+        assert!(reply(&mut session, "genmove b").is_ok());
+        assert!(reply(&mut session, "genmove w").is_ok());
+    }
 }

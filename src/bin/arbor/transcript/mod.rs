@@ -6,7 +6,11 @@
 //! # comment (blank lines are ignored too)
 //! > LINE          send LINE to the engine
 //! < LINE          the next output line must be exactly LINE
-//! ~ REGEX         the next output line must match REGEX, anchored at both ends
+//! ~ PATTERN       the next output line must match PATTERN (see [`pattern`]), anchored at both
+//!                 ends
+//! @ move          the next output line must be a Gomocup move x,y on an empty cell of the
+//!                 board the conversation has set up (see [`board`])
+//! @ moves N       the same for N moves on one line, separated by spaces
 //! ! skip PREFIX   from here on, ignore output lines starting with PREFIX
 //! ! unskip PREFIX stop ignoring them
 //! ! timeout SECS  the whole file must finish within SECS seconds (default 10)
@@ -18,6 +22,12 @@
 //!
 //! Output lines are compared without their line ending. A file that does not end in `! exit`
 //! kills the engine when it is done.
+//!
+//! It lives outside the library, shared by `arbor replay` and the transcript tests, so that
+//! the engine carries no pattern matching it does not use.
+
+mod board;
+pub mod pattern;
 
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
@@ -27,7 +37,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use regex::Regex;
+use board::Board;
+use pattern::Pattern;
 
 /// How long a file may take when it does not say.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -67,7 +78,9 @@ impl std::error::Error for Failure {}
 enum Step {
     Send(String),
     Expect(String),
-    Match(Regex),
+    Match(Pattern),
+    /// That many Gomocup moves on empty cells.
+    Moves(usize),
     Skip(String),
     Unskip(String),
     Crlf(bool),
@@ -98,9 +111,14 @@ fn parse_script(text: &str) -> Result<Script, (usize, String)> {
         let step = match kind.unwrap_or_default() {
             '>' => Step::Send(rest.to_string()),
             '<' => Step::Expect(rest.to_string()),
-            '~' => {
-                Step::Match(Regex::new(&format!("^(?:{rest})$")).map_err(|e| (number, format!("a valid regex ({e})")))?)
-            }
+            '~' => Step::Match(Pattern::new(rest).map_err(|e| (number, format!("a valid pattern ({e})")))?),
+            '@' => match rest.trim() {
+                "move" => Step::Moves(1),
+                moves => match moves.strip_prefix("moves ").and_then(|n| n.trim().parse().ok()) {
+                    Some(count) if count > 0 => Step::Moves(count),
+                    _ => return Err((number, "@ move or @ moves N".into())),
+                },
+            },
             '!' => {
                 let (name, argument) = rest.split_once(' ').unwrap_or((rest, ""));
                 match (name, argument.trim()) {
@@ -123,7 +141,7 @@ fn parse_script(text: &str) -> Result<Script, (usize, String)> {
                     }
                 }
             }
-            _ => return Err((number, "a line starting with #, >, <, ~ or !".into())),
+            _ => return Err((number, "a line starting with #, >, <, ~, @ or !".into())),
         };
         steps.push((number, step));
     }
@@ -168,6 +186,8 @@ struct Conversation<'a> {
     timeout: Duration,
     skips: Vec<String>,
     crlf: bool,
+    /// The Gomocup board as the conversation so far has set it up, for `@` lines.
+    board: Board,
     summary: Summary,
 }
 
@@ -197,6 +217,7 @@ impl<'a> Conversation<'a> {
             timeout,
             skips: Vec::new(),
             crlf: false,
+            board: Board::default(),
             summary: Summary::default(),
         }
     }
@@ -211,12 +232,21 @@ impl<'a> Conversation<'a> {
                     if actual != *expected {
                         return Err((line, format!("{expected:?}"), format!("{actual:?}")));
                     }
+                    self.board.output(&actual);
                 }
                 Step::Match(pattern) => {
                     let actual = self.next_line(line, &format!("a line matching {pattern}"))?;
                     if !pattern.is_match(&actual) {
                         return Err((line, format!("a line matching {pattern}"), format!("{actual:?}")));
                     }
+                    self.board.output(&actual);
+                }
+                Step::Moves(count) => {
+                    let expected = format!("{count} move(s) on empty cells of the board");
+                    let actual = self.next_line(line, &expected)?;
+                    self.board
+                        .play_moves(&actual, *count)
+                        .map_err(|why| (line, expected, format!("{actual:?}: {why}")))?;
                 }
                 Step::Skip(prefix) => self.skips.push(prefix.clone()),
                 Step::Unskip(prefix) => self.skips.retain(|p| p != prefix),
@@ -235,6 +265,7 @@ impl<'a> Conversation<'a> {
         write!(stdin, "{text}{ending}")
             .and_then(|()| stdin.flush())
             .map_err(|e| (line, format!("to send {text:?}"), format!("the engine's input is closed ({e})")))?;
+        self.board.sent(text);
         self.summary.sent += 1;
         Ok(())
     }
@@ -348,6 +379,24 @@ mod tests {
         run_transcript(&shell(ECHO), &file).unwrap();
         let file = transcript("code.txt", "! skip DEBUG\n> quit\n! exit 3\n");
         assert!(run_transcript(&shell(ECHO), &file).unwrap_err().actual.contains("exit status: 0"));
+    }
+
+    #[test]
+    fn moves_must_land_on_empty_cells_of_the_board() {
+        // The echo "engine" answers `echo LINE`; a line `echo` makes it print a bare move.
+        let engine = shell(r#"while read -r line; do case "$line" in say*) echo "${line#say }";; esac; done"#);
+        let file = transcript(
+            "moves.txt",
+            "> START 5\n> BOARD\n> 1,1,1\n> 2,2,2\n> DONE\n> say 0,0\n@ move\n> say 3,3 4,4\n@ moves 2\n",
+        );
+        run_transcript(&engine, &file).unwrap();
+        for (answer, why) in [("1,1", "taken"), ("5,0", "off"), ("0,0 1,0", "2 moves"), ("x", "not a move")] {
+            let file = transcript("bad-move.txt", &format!("> START 5\n> TURN 1,1\n> say {answer}\n@ move\n"));
+            let failure = run_transcript(&engine, &file).unwrap_err();
+            assert!(failure.actual.contains(why), "{answer}: {failure}");
+        }
+        let file = transcript("no-board.txt", "> say 0,0\n@ move\n");
+        assert!(run_transcript(&engine, &file).unwrap_err().actual.contains("no board"));
     }
 
     #[test]

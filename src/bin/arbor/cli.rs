@@ -1,0 +1,554 @@
+//! `arbor`'s arguments, read with lexopt: each subcommand takes its own flags and refuses any
+//! other, and every error names the argument it is about.
+//!
+//! lexopt rather than clap: the command line has shapes a derive parser fits badly (a game
+//! named before its flags, `bench [DEPTH] [THREADS]`, `replay --engine CMD ARGS -- FILES`,
+//! where the engine's own flags must pass through untouched), and lexopt adds no build time.
+
+use std::ffi::OsString;
+use std::str::FromStr;
+use std::time::Duration;
+
+use arbor::amazons;
+use arbor::engine::{DEFAULT_HASH_MB, default_threads};
+use arbor::gomoku::Rule;
+use arbor::protocol::bounds;
+use lexopt::Parser;
+use lexopt::prelude::*;
+
+/// Each subcommand's usage, as `arbor SUBCOMMAND --help` prints it.
+pub const HELP: [(&str, &str); 8] = [
+    (
+        "gtp",
+        "  arbor gtp --game amazons|tictactoe [--size N] [--k K] [--threads N] [--hash MB]
+            [--weights tuned|patent] [--max-depth N]
+      Speaks GTP version 2 on stdin/stdout (tic-tac-toe: boardsize 3..8, K in a row, default 3;
+      Amazons: the evaluation's weight table, default tuned). --max-depth caps every search.",
+    ),
+    (
+        "play",
+        "  arbor play tictactoe|gomoku|amazons [--first human|engine] [--time SECONDS] [--size N] [--k K]
+             [--rule freestyle|standard|renju|caro] [--position SETUP] [--weights tuned|patent]
+             [--threads N] [--hash MB] [--max-depth N]
+      A game against the engine in the terminal (or from a pipe); type help once it runs.
+      SETUP starts from a position: x.o/.x./... (tic-tac-toe), h8i9 (Gomoku), or
+      'white a4 d1 black a7 j7 arrows e5 tomove black' (Amazons).",
+    ),
+    (
+        "bench",
+        "  arbor bench [--game gomoku] [DEPTH] [THREADS]
+      Searches fixed Gomoku positions to DEPTH (default 8) on THREADS (default 1) with a cleared
+      hash each time; the one-thread node count is the search's signature.
+  arbor bench --game tictactoe
+      Solves the empty 3x3, 4x4 (3 in a row) and 4x4 (4 in a row) boards exactly.
+  arbor bench --game amazons [DEPTH] [THREADS]
+      Times Amazons perft(3), then searches fixed Amazons positions to DEPTH (default 4).",
+    ),
+    (
+        "perft",
+        "  arbor perft amazons DEPTH
+      Counts Amazons move paths from the start for every depth up to DEPTH, with the time.",
+    ),
+    (
+        "selfplay",
+        "  arbor selfplay [--game gomoku] [--size N] [--rule freestyle|standard|renju|caro] [--time MS]
+                 [--threads N] [--moves N] [--opening MOVES]
+      The engine plays itself from the centre (or from the compact position MOVES, e.g. h8i9),
+      drawing the board after every move and giving the whole game at the end.
+  arbor selfplay --game amazons [--time MS] [--threads N] [--moves N] [--random white|black]
+      The engine plays Amazons against itself, or against a random mover of the given colour.",
+    ),
+    (
+        "forbidden",
+        "  arbor forbidden [--size N]
+      Reads renju positions from stdin, one a line: the rows of the board (N*N characters,
+      X black, O white, . empty); prints for each the cells where black may not play, as x,y.",
+    ),
+    (
+        "features",
+        "  arbor features [--size N]
+      Reads finished freestyle games from stdin, one a line: the result (B, W or D) and the
+      moves as x,y; prints the evaluation's features of their positions for scripts/fit_eval.py.",
+    ),
+    (
+        "replay",
+        "  arbor replay --engine CMD [ARG...] -- FILE...
+      Replays protocol transcripts (see protocol-tests/README.md) against any engine.",
+    ),
+];
+
+/// The whole usage, for `arbor --help`.
+pub fn usage() -> String {
+    let mut text = String::from("Usage:\n");
+    for (_, help) in HELP {
+        text.push_str(help);
+        text.push('\n');
+    }
+    text.push_str(
+        "  arbor --help | arbor SUBCOMMAND --help | arbor --version\n\
+         \x20     This text, one subcommand's part of it, or the version.",
+    );
+    text
+}
+
+/// The usage of `subcommand`.
+pub fn help(subcommand: &str) -> String {
+    let text = HELP.iter().find(|(name, _)| *name == subcommand).map_or("", |(_, text)| text);
+    format!("Usage:\n{text}")
+}
+
+/// What the command line asks for.
+pub enum Request {
+    /// Print this text and exit: `--help` or `--version`.
+    Print(String),
+    Gtp(GtpGame, GameOptions),
+    Play(PlayGame, GameOptions),
+    Bench {
+        game: BenchGame,
+        depth: Option<u32>,
+        threads: usize,
+    },
+    Perft {
+        depth: u32,
+    },
+    Selfplay(Selfplay),
+    Forbidden {
+        size: usize,
+    },
+    Features {
+        size: usize,
+    },
+    Replay {
+        engine: Vec<String>,
+        files: Vec<String>,
+    },
+}
+
+pub enum GtpGame {
+    Amazons,
+    TicTacToe,
+}
+
+pub enum PlayGame {
+    TicTacToe,
+    Gomoku,
+    Amazons,
+}
+
+pub enum BenchGame {
+    Gomoku,
+    TicTacToe,
+    Amazons,
+}
+
+/// Options shared by `gtp` and `play`.
+pub struct GameOptions {
+    pub size: Option<usize>,
+    pub k: usize,
+    pub rule: Rule,
+    pub threads: usize,
+    pub hash_mb: usize,
+    pub human_first: bool,
+    pub move_time: Duration,
+    /// Deepest iteration of any search.
+    pub max_depth: Option<u32>,
+    /// Start of `play` in the game's set-up text, instead of the usual start.
+    pub position: Option<String>,
+    /// Amazons evaluation weights.
+    pub weights: &'static amazons::eval::Weights,
+}
+
+/// `selfplay`'s options; `amazons` says which game, and the options of the other are refused.
+pub struct Selfplay {
+    pub amazons: bool,
+    pub size: usize,
+    pub rule: Rule,
+    pub time: Duration,
+    pub threads: usize,
+    pub max_moves: usize,
+    pub opening: String,
+    pub random: Option<amazons::Color>,
+}
+
+/// An error, and the subcommand whose usage goes with it.
+pub struct Error {
+    pub subcommand: Option<&'static str>,
+    pub message: String,
+}
+
+/// Reads the arguments after the program's name.
+pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Request, Error> {
+    let mut parser = Parser::from_args(args);
+    let first = parser.next().map_err(|e| error(None, e))?;
+    let name = match first {
+        None => return Err(error(None, "a subcommand is needed")),
+        Some(Long("help") | Short('h')) => return Ok(Request::Print(usage())),
+        Some(Long("version") | Short('V')) => {
+            return Ok(Request::Print(format!("arbor {}", env!("CARGO_PKG_VERSION"))));
+        }
+        Some(Value(name)) => name.string().map_err(|e| error(None, e))?,
+        Some(other) => return Err(error(None, other.unexpected())),
+    };
+    if name == "help" {
+        return Ok(Request::Print(usage()));
+    }
+    let Some(&(subcommand, _)) = HELP.iter().find(|(known, _)| *known == name) else {
+        return Err(error(None, format!("unknown subcommand {name:?}")));
+    };
+    let request = match subcommand {
+        "gtp" => gtp(&mut parser),
+        "play" => play(&mut parser),
+        "bench" => bench(&mut parser),
+        "perft" => perft(&mut parser),
+        "selfplay" => selfplay(&mut parser),
+        "forbidden" | "features" => size_only(&mut parser, subcommand),
+        _ => replay(&mut parser),
+    };
+    request.map_err(|e| error(Some(subcommand), e))
+}
+
+fn error(subcommand: Option<&'static str>, message: impl ToString) -> Error {
+    Error { subcommand, message: message.to_string() }
+}
+
+/// `--help` asked for `subcommand`'s usage.
+fn print_help(subcommand: &str) -> Result<Request, lexopt::Error> {
+    Ok(Request::Print(help(subcommand)))
+}
+
+/// The value of `flag`, parsed.
+fn value<T: FromStr>(parser: &mut Parser, flag: &str) -> Result<T, lexopt::Error> {
+    let text = parser.value()?.string()?;
+    text.parse().map_err(|_| format!("{flag}: {text:?} is not a valid value").into())
+}
+
+/// A value checked by one of [`bounds`]' functions.
+fn bounded(parser: &mut Parser, flag: &str, check: fn(usize) -> Result<usize, String>) -> Result<usize, lexopt::Error> {
+    let number = value(parser, flag)?;
+    check(number).map_err(|e| format!("{flag}: {e}").into())
+}
+
+fn rule(parser: &mut Parser) -> Result<Rule, lexopt::Error> {
+    let text = parser.value()?.string()?;
+    match text.as_str() {
+        "freestyle" => Ok(Rule::Freestyle),
+        "standard" => Ok(Rule::Standard),
+        "renju" => Ok(Rule::Renju),
+        "caro" => Ok(Rule::Caro),
+        _ => Err(format!("--rule: {text:?} is not freestyle, standard, renju or caro").into()),
+    }
+}
+
+fn default_game_options() -> GameOptions {
+    GameOptions {
+        size: None,
+        k: 3,
+        rule: Rule::Freestyle,
+        threads: default_threads(),
+        hash_mb: DEFAULT_HASH_MB,
+        human_first: true,
+        move_time: Duration::from_secs(1),
+        max_depth: None,
+        position: None,
+        weights: &amazons::eval::WEIGHTS,
+    }
+}
+
+/// Reads a flag both `gtp` and `play` take, given by its long name; `Ok(false)` for any other.
+fn game_flag(parser: &mut Parser, long: &str, options: &mut GameOptions) -> Result<bool, lexopt::Error> {
+    match long {
+        "size" => options.size = Some(value(parser, "--size")?),
+        "k" => options.k = value(parser, "--k")?,
+        "threads" => options.threads = bounded(parser, "--threads", bounds::threads)?,
+        "hash" => options.hash_mb = bounded(parser, "--hash", bounds::hash_mb)?,
+        "max-depth" => options.max_depth = Some(value(parser, "--max-depth")?),
+        "weights" => {
+            let name = parser.value()?.string()?;
+            options.weights = amazons::eval::NAMED_WEIGHTS
+                .iter()
+                .find(|(known, _)| *known == name)
+                .map(|&(_, weights)| weights)
+                .ok_or(format!("--weights: {name:?} is not tuned or patent"))?;
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn gtp(parser: &mut Parser) -> Result<Request, lexopt::Error> {
+    let (mut game, mut options) = (None, default_game_options());
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("help") | Short('h') => return print_help("gtp"),
+            Long("game") => {
+                let name = parser.value()?.string()?;
+                game = Some(match name.as_str() {
+                    "amazons" => GtpGame::Amazons,
+                    "tictactoe" => GtpGame::TicTacToe,
+                    _ => return Err(format!("--game: {name:?} is not amazons or tictactoe").into()),
+                });
+            }
+            arg => {
+                let unexpected = arg.clone().unexpected();
+                let name = if let Long(name) = arg { name.to_string() } else { String::new() };
+                if !game_flag(parser, &name, &mut options)? {
+                    return Err(unexpected);
+                }
+            }
+        }
+    }
+    let game = game.ok_or("--game amazons or --game tictactoe is needed")?;
+    Ok(Request::Gtp(game, options))
+}
+
+fn play(parser: &mut Parser) -> Result<Request, lexopt::Error> {
+    let (mut game, mut options) = (None, default_game_options());
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("help") | Short('h') => return print_help("play"),
+            Value(name) if game.is_none() => {
+                let name = name.string()?;
+                game = Some(match name.as_str() {
+                    "tictactoe" => PlayGame::TicTacToe,
+                    "gomoku" => PlayGame::Gomoku,
+                    "amazons" => PlayGame::Amazons,
+                    _ => return Err(format!("{name:?} is not tictactoe, gomoku or amazons").into()),
+                });
+            }
+            Long("rule") => options.rule = rule(parser)?,
+            Long("position") => options.position = Some(parser.value()?.string()?),
+            Long("first") => {
+                let who = parser.value()?.string()?;
+                options.human_first = match who.as_str() {
+                    "human" => true,
+                    "engine" => false,
+                    _ => return Err(format!("--first: {who:?} is not human or engine").into()),
+                };
+            }
+            Long("time") => {
+                let seconds: f64 = value(parser, "--time")?;
+                options.move_time = bounds::seconds(seconds).map_err(|e| format!("--time: {e}"))?;
+            }
+            arg => {
+                let unexpected = arg.clone().unexpected();
+                let name = if let Long(name) = arg { name.to_string() } else { String::new() };
+                if !game_flag(parser, &name, &mut options)? {
+                    return Err(unexpected);
+                }
+            }
+        }
+    }
+    let game = game.ok_or("a game is needed: tictactoe, gomoku or amazons")?;
+    Ok(Request::Play(game, options))
+}
+
+fn bench(parser: &mut Parser) -> Result<Request, lexopt::Error> {
+    let mut game = BenchGame::Gomoku;
+    let mut numbers: Vec<u32> = Vec::new();
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("help") | Short('h') => return print_help("bench"),
+            Long("game") => {
+                let name = parser.value()?.string()?;
+                game = match name.as_str() {
+                    "gomoku" => BenchGame::Gomoku,
+                    "tictactoe" => BenchGame::TicTacToe,
+                    "amazons" => BenchGame::Amazons,
+                    _ => return Err(format!("--game: {name:?} is not gomoku, tictactoe or amazons").into()),
+                };
+            }
+            Value(number) if numbers.len() < 2 => {
+                let text = number.string()?;
+                let name = ["DEPTH", "THREADS"][numbers.len()];
+                numbers.push(text.parse().map_err(|_| format!("{name}: {text:?} is not a number"))?);
+            }
+            arg => return Err(arg.unexpected()),
+        }
+    }
+    if matches!(game, BenchGame::TicTacToe) && !numbers.is_empty() {
+        return Err("bench --game tictactoe takes no DEPTH or THREADS".into());
+    }
+    let threads = match numbers.get(1) {
+        Some(&threads) => bounds::threads(threads as usize).map_err(|e| format!("THREADS: {e}"))?,
+        None => 1,
+    };
+    Ok(Request::Bench { game, depth: numbers.first().copied(), threads })
+}
+
+fn perft(parser: &mut Parser) -> Result<Request, lexopt::Error> {
+    let mut depth = None;
+    let mut game_named = false;
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("help") | Short('h') => return print_help("perft"),
+            Value(game) if !game_named => {
+                let game = game.string()?;
+                if game != "amazons" {
+                    return Err(format!("unknown game {game:?} (only amazons)").into());
+                }
+                game_named = true;
+            }
+            Value(number) if depth.is_none() => {
+                let text = number.string()?;
+                depth = Some(text.parse().map_err(|_| format!("DEPTH: {text:?} is not a number"))?);
+            }
+            arg => return Err(arg.unexpected()),
+        }
+    }
+    Ok(Request::Perft { depth: depth.ok_or("a game and a depth are needed: perft amazons DEPTH")? })
+}
+
+fn selfplay(parser: &mut Parser) -> Result<Request, lexopt::Error> {
+    let mut options = Selfplay {
+        amazons: false,
+        size: 15,
+        rule: Rule::Freestyle,
+        time: Duration::ZERO,
+        threads: 1,
+        max_moves: usize::MAX,
+        opening: String::new(),
+        random: None,
+    };
+    let (mut time_ms, mut gomoku_only, mut amazons_only) = (None, None, None);
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("help") | Short('h') => return print_help("selfplay"),
+            Long("game") => {
+                let name = parser.value()?.string()?;
+                options.amazons = match name.as_str() {
+                    "gomoku" => false,
+                    "amazons" => true,
+                    _ => return Err(format!("--game: {name:?} is not gomoku or amazons").into()),
+                };
+            }
+            Long("time") => time_ms = Some(value::<u64>(parser, "--time")?),
+            Long("threads") => options.threads = bounded(parser, "--threads", bounds::threads)?,
+            Long("moves") => options.max_moves = value(parser, "--moves")?,
+            Long("size") => {
+                options.size = value(parser, "--size")?;
+                gomoku_only = Some("--size");
+            }
+            Long("rule") => {
+                options.rule = rule(parser)?;
+                gomoku_only = Some("--rule");
+            }
+            Long("opening") => {
+                options.opening = parser.value()?.string()?;
+                gomoku_only = Some("--opening");
+            }
+            Long("random") => {
+                options.random = Some(parser.value()?.string()?.parse::<amazons::Color>()?);
+                amazons_only = Some("--random");
+            }
+            arg => return Err(arg.unexpected()),
+        }
+    }
+    match (options.amazons, gomoku_only, amazons_only) {
+        (true, Some(flag), _) => return Err(format!("{flag} is not an Amazons option").into()),
+        (false, _, Some(flag)) => return Err(format!("{flag} needs --game amazons").into()),
+        _ => {}
+    }
+    let default_ms = if options.amazons { 200 } else { 1000 };
+    options.time = bounds::millis(time_ms.unwrap_or(default_ms));
+    Ok(Request::Selfplay(options))
+}
+
+fn size_only(parser: &mut Parser, subcommand: &'static str) -> Result<Request, lexopt::Error> {
+    let mut size = 15;
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("help") | Short('h') => return print_help(subcommand),
+            Long("size") => size = value(parser, "--size")?,
+            arg => return Err(arg.unexpected()),
+        }
+    }
+    Ok(if subcommand == "forbidden" { Request::Forbidden { size } } else { Request::Features { size } })
+}
+
+/// `--engine CMD [ARG...] -- FILE...`: the engine's arguments are taken as they are, flags
+/// included, up to `--`.
+fn replay(parser: &mut Parser) -> Result<Request, lexopt::Error> {
+    match parser.next()? {
+        Some(Long("help") | Short('h')) => return print_help("replay"),
+        Some(Long("engine")) => {}
+        Some(other) => return Err(other.unexpected()),
+        None => return Err("--engine CMD is needed".into()),
+    }
+    let mut engine = Vec::new();
+    let mut files = Vec::new();
+    let mut after_separator = false;
+    for arg in parser.raw_args()? {
+        let arg = arg.into_string().map_err(|arg| format!("{arg:?} is not UTF-8"))?;
+        if arg == "--" && !after_separator {
+            after_separator = true;
+        } else if after_separator {
+            files.push(arg);
+        } else {
+            engine.push(arg);
+        }
+    }
+    if !after_separator {
+        return Err("-- is needed before the transcript files".into());
+    }
+    if engine.is_empty() || files.is_empty() {
+        return Err("an engine command and at least one file are needed".into());
+    }
+    Ok(Request::Replay { engine, files })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_line(line: &str) -> Result<Request, String> {
+        parse(line.split_whitespace().map(OsString::from)).map_err(|e| e.message)
+    }
+
+    #[test]
+    fn each_subcommand_refuses_flags_it_does_not_take() {
+        assert_eq!(parse_line("gtp --game amazons --time 5").err().unwrap(), "invalid option '--time'");
+        assert_eq!(parse_line("bench --size 3").err().unwrap(), "invalid option '--size'");
+        assert!(parse_line("selfplay --random white").err().unwrap().contains("--random needs --game amazons"));
+        assert!(parse_line("selfplay --game amazons --size 9").err().unwrap().contains("--size"));
+        assert!(parse_line("forbidden --size 15 --rule renju").err().unwrap().contains("--rule"));
+        assert!(parse_line("play gomoku --hash 99999999").err().unwrap().starts_with("--hash: "));
+        assert!(parse_line("gtp --game chess").err().unwrap().contains("chess"));
+        assert!(parse_line("bench 8 1 3").is_err() && parse_line("bench --game tictactoe 3").is_err());
+    }
+
+    #[test]
+    fn every_documented_form_is_read() {
+        for line in [
+            "gtp --game tictactoe --size 4 --k 3 --threads 1 --hash 1 --max-depth 2",
+            "gtp --game=amazons --weights patent",
+            "play gomoku --first engine --time 0.5 --size 15 --rule renju --position h8i9",
+            "play amazons --weights tuned --max-depth 1",
+            "bench",
+            "bench 6 1",
+            "bench --game amazons 3 1",
+            "bench --game tictactoe",
+            "perft amazons 2",
+            "selfplay --size 15 --rule caro --time 100 --threads 1 --moves 4 --opening h8i9",
+            "selfplay --game amazons --time 50 --moves 2 --random black",
+            "forbidden --size 15",
+            "features",
+            "replay --engine pbrain-x --threads 1 -- a.txt b.txt",
+        ] {
+            assert!(parse_line(line).is_ok(), "{line}: {:?}", parse_line(line).err());
+        }
+        let Ok(Request::Replay { engine, files }) = parse_line("replay --engine x --threads 1 -- a.txt") else {
+            panic!("replay")
+        };
+        assert_eq!((engine, files), (vec!["x".to_string(), "--threads".into(), "1".into()], vec!["a.txt".to_string()]));
+    }
+
+    #[test]
+    fn help_and_version() {
+        assert!(matches!(parse_line("--help"), Ok(Request::Print(text)) if text.contains("arbor replay")));
+        assert!(
+            matches!(parse_line("gtp --help"), Ok(Request::Print(text)) if text.contains("--game amazons|tictactoe") && !text.contains("replay"))
+        );
+        assert!(matches!(parse_line("--version"), Ok(Request::Print(text)) if text.starts_with("arbor ")));
+        assert!(parse_line("").is_err() && parse_line("fly").is_err());
+    }
+}

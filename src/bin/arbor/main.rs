@@ -1,0 +1,316 @@
+//! `arbor`: the everyday command line. `gtp` speaks GTP for Amazons and tic-tac-toe, `play` is a
+//! terminal game against the engine, `bench` measures the search, `perft` the move generator,
+//! `selfplay` shows a game of the engine against itself (or a random mover), `forbidden` lists
+//! renju black's forbidden cells (for checking against another referee), `replay` checks
+//! protocol transcripts against any engine.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use arbor::amazons::{self, Position};
+use arbor::engine::{DEFAULT_HASH_MB, Engine, bench};
+use arbor::game::Playable;
+use arbor::gomoku::notation::{board_from_notation, format_move};
+use arbor::gomoku::{self, Board, Color, scripts};
+use arbor::protocol::gtp;
+use arbor::protocol::terminal::{self, PlayOptions};
+use arbor::score::describe;
+use arbor::search::limits::SearchLimits;
+use arbor::tictactoe::TicTacToe;
+use arbor::zobrist::KeyStream;
+
+mod cli;
+mod transcript;
+
+use cli::{BenchGame, GameOptions, GtpGame, PlayGame, Request, Selfplay};
+use transcript::run_transcript;
+
+const DEFAULT_BENCH_DEPTH: u32 = 8;
+const DEFAULT_AMAZONS_BENCH_DEPTH: u32 = 4;
+/// Perft depth whose time `bench --game amazons` reports.
+const AMAZONS_BENCH_PERFT: u32 = 3;
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let request = match cli::parse(std::env::args_os().skip(1)) {
+        Ok(request) => request,
+        Err(error) => {
+            let (name, help) = match error.subcommand {
+                Some(name) => (format!("arbor {name}"), format!("arbor {name} --help")),
+                None => ("arbor".to_string(), "arbor --help".to_string()),
+            };
+            eprintln!("{name}: {}\nTry '{help}'.", error.message);
+            return ExitCode::from(2);
+        }
+    };
+    let result = match request {
+        Request::Print(text) => {
+            println!("{text}");
+            Ok(())
+        }
+        Request::Replay { engine, files } => return run_replay(&engine, &files),
+        Request::Gtp(game, options) => run_gtp(game, &options),
+        Request::Play(game, options) => run_play(game, &options),
+        Request::Bench { game: BenchGame::Gomoku, depth, threads } => run_bench(depth, threads),
+        Request::Bench { game: BenchGame::TicTacToe, .. } => run_tictactoe_bench(),
+        Request::Bench { game: BenchGame::Amazons, depth, threads } => run_amazons_bench(depth, threads),
+        Request::Perft { depth } => run_perft(depth),
+        Request::Selfplay(options) if options.amazons => run_amazons_selfplay(&options),
+        Request::Selfplay(options) => run_selfplay(&options),
+        Request::Forbidden { size } => run_forbidden(size),
+        Request::Features { size } => run_features(size),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("arbor: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_bench(depth: Option<u32>, threads: usize) -> Result<(), String> {
+    let mut engine = Engine::new(DEFAULT_HASH_MB, threads);
+    let depth = depth.unwrap_or(DEFAULT_BENCH_DEPTH);
+    let summary = bench::run(&mut engine, &gomoku::bench::positions(), depth, |line| println!("{line}"));
+    println!("Nodes searched: {}", summary.nodes);
+    println!("Nodes/second: {}", summary.nodes_per_second());
+    Ok(())
+}
+
+fn tictactoe(options: &GameOptions) -> Result<TicTacToe, String> {
+    let size = options.size.unwrap_or(3);
+    TicTacToe::new(size, size, options.k).map_err(|e| e.to_string())
+}
+
+fn run_gtp(game: GtpGame, options: &GameOptions) -> Result<(), String> {
+    let engine = Engine::new(options.hash_mb, options.threads);
+    let (stdin, stdout) = (std::io::BufReader::new(std::io::stdin()), std::io::stdout().lock());
+    let result = match game {
+        GtpGame::TicTacToe => gtp::run(engine, tictactoe(options)?, options.max_depth, stdin, stdout),
+        GtpGame::Amazons => {
+            gtp::run(engine, Position::new().with_weights(options.weights), options.max_depth, stdin, stdout)
+        }
+    };
+    result.map_err(|e| format!("gtp: {e}"))
+}
+
+fn run_play(game: PlayGame, options: &GameOptions) -> Result<(), String> {
+    let mut engine = Engine::new(options.hash_mb, options.threads);
+    let play_options = PlayOptions {
+        human_first: options.human_first,
+        move_time: options.move_time,
+        max_depth: options.max_depth,
+        prompt_on_own_line: !std::io::stdin().is_terminal(),
+    };
+    let (stdin, stdout) = (std::io::stdin().lock(), std::io::stdout().lock());
+    let result = match game {
+        PlayGame::TicTacToe => {
+            let start = starting_at(tictactoe(options)?, options)?;
+            terminal::play(&mut engine, start, play_options, stdin, stdout)
+        }
+        PlayGame::Gomoku => {
+            gomoku::build_tables();
+            let size = options.size.unwrap_or(15);
+            let board = Board::new(size, size, options.rule).map_err(|e| e.to_string())?;
+            terminal::play(&mut engine, starting_at(board, options)?, play_options, stdin, stdout)
+        }
+        PlayGame::Amazons => {
+            let start = starting_at(Position::new().with_weights(options.weights), options)?;
+            terminal::play(&mut engine, start, play_options, stdin, stdout)
+        }
+    };
+    result.map_err(|e| format!("play: {e}"))
+}
+
+/// The `--position` set-up, or the game's usual start.
+fn starting_at<G: Playable>(start: G, options: &GameOptions) -> Result<G, String> {
+    match &options.position {
+        Some(text) => start.set_up(text).map_err(|e| format!("--position: {e}")),
+        None => Ok(start),
+    }
+}
+
+/// Solves empty m,n,k boards: the value, the nodes and the time of an exact solution.
+fn run_tictactoe_bench() -> Result<(), String> {
+    for (size, k) in [(3, 3), (4, 3), (4, 4)] {
+        let position = TicTacToe::new(size, size, k).map_err(|e| e.to_string())?;
+        // The smallest table that holds the tree stays in cache; touched first, so the time is
+        // the solver's and not the page faults'.
+        let mut engine = Engine::new(if size * size <= 9 { 1 } else { 16 }, 1);
+        engine.clear_hash();
+        let start = Instant::now();
+        let result = engine.think(&position, &SearchLimits::default(), start, &AtomicBool::new(false), &mut |_| {});
+        let elapsed = start.elapsed();
+        println!(
+            "{size}x{size}, {k} in a row: {} ({}), first move {}, {} nodes, {} us",
+            describe(result.score),
+            outcome_name(result.score),
+            result.best_move.map_or("none".to_string(), |mv| position.format_move(mv)),
+            result.nodes,
+            elapsed.as_micros()
+        );
+    }
+    Ok(())
+}
+
+fn run_amazons_bench(depth: Option<u32>, threads: usize) -> Result<(), String> {
+    let depth = depth.unwrap_or(DEFAULT_AMAZONS_BENCH_DEPTH);
+    let start = Instant::now();
+    let leaves = Position::new().perft(AMAZONS_BENCH_PERFT);
+    let perft_time = start.elapsed();
+    println!(
+        "perft({AMAZONS_BENCH_PERFT}) = {leaves} in {} ms ({} leaves/second)",
+        perft_time.as_millis(),
+        arbor::search::nodes_per_second(leaves, perft_time)
+    );
+    let mut engine = Engine::new(DEFAULT_HASH_MB, threads);
+    let summary = bench::run(&mut engine, &amazons::bench::positions(), depth, |line| println!("{line}"));
+    println!("Nodes searched: {}", summary.nodes);
+    println!("Nodes/second: {}", summary.nodes_per_second());
+    Ok(())
+}
+
+fn run_perft(depth: u32) -> Result<(), String> {
+    let pos = Position::new();
+    for d in 1..=depth {
+        let start = Instant::now();
+        let leaves = pos.perft(d);
+        println!("perft({d}) = {leaves} ({} ms)", start.elapsed().as_millis());
+    }
+    Ok(())
+}
+
+fn outcome_name(score: i32) -> &'static str {
+    match score.signum() {
+        1 => "first player wins",
+        -1 => "second player wins",
+        _ => "draw",
+    }
+}
+
+fn run_amazons_selfplay(options: &Selfplay) -> Result<(), String> {
+    let (threads, max_moves, random) = (options.threads, options.max_moves, options.random);
+    let mut pos = Position::new();
+    let mut engine = Engine::new(DEFAULT_HASH_MB, threads);
+    let stop = AtomicBool::new(false);
+    let limits = SearchLimits::move_time(options.time);
+    // The random mover's generator: fixed seed, so a run can be repeated.
+    let mut dice = KeyStream::new(0x2545_F491_4F6C_DD1D);
+    while !pos.is_over() && pos.history().len() < max_moves {
+        let mover = pos.side_to_move();
+        let (mv, note) = if random == Some(mover) {
+            let moves = pos.legal_moves();
+            (moves[dice.below(moves.len() as u64) as usize], "random".to_string())
+        } else {
+            let result = engine.go(&pos, &limits, Instant::now(), &stop, &mut |_| {});
+            let mv = result.best_move.ok_or("the engine found no move")?;
+            let note = format!(
+                "depth {}, {}, {} nodes, {} ms",
+                result.depth,
+                describe(result.score),
+                result.nodes,
+                result.elapsed.as_millis()
+            );
+            (mv, note)
+        };
+        pos.play(mv).map_err(|e| format!("the engine played an illegal move {mv}: {e}"))?;
+        println!("\n{}. {mover} {mv}  ({note})", pos.history().len());
+        print!("{}", pos.diagram(Some(mv)));
+    }
+    match pos.winner() {
+        Some(color) => {
+            println!("\n{color} wins after {} moves: {} cannot move.", pos.history().len(), color.opponent())
+        }
+        None => println!("\nStopped after {} moves.", pos.history().len()),
+    }
+    Ok(())
+}
+
+fn run_selfplay(options: &Selfplay) -> Result<(), String> {
+    let (threads, max_moves) = (options.threads, options.max_moves);
+    let mut board = board_from_notation(options.size, options.rule, &options.opening)?;
+    let mut engine = Engine::new(DEFAULT_HASH_MB, threads);
+    let stop = AtomicBool::new(false);
+    let limits = SearchLimits::move_time(options.time);
+    while !board.is_over() && board.history().len() < max_moves {
+        let result = engine.go(&board, &limits, Instant::now(), &stop, &mut |_| {});
+        let mv = result.best_move.ok_or("the engine found no move")?;
+        let mover = board.side_to_move();
+        board.play(mv).map_err(|e| e.to_string())?;
+        println!(
+            "\n{}. {} {mv}  (depth {}, {}, {} nodes, {} ms)",
+            board.history().len(),
+            color_name(mover),
+            result.depth,
+            describe(result.score),
+            result.nodes,
+            result.elapsed.as_millis()
+        );
+        print!("{}", board.diagram());
+    }
+    match board.winner() {
+        Some(color) => println!("\n{} wins after {} moves.", color_name(color), board.history().len()),
+        None if board.is_full() => println!("\nDraw: the board is full."),
+        None => println!("\nStopped after {} moves.", board.history().len()),
+    }
+    println!("Game: {}", board.history().iter().map(|&mv| format_move(mv)).collect::<String>());
+    Ok(())
+}
+
+fn run_forbidden(size: usize) -> Result<(), String> {
+    for (index, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line.map_err(|e| e.to_string())?;
+        let board = scripts::renju_position(size, line.trim()).map_err(|e| format!("line {}: {e}", index + 1))?;
+        let forbidden: Vec<String> =
+            board.playable_moves().filter(|&mv| board.is_forbidden(mv)).map(|mv| mv.to_string()).collect();
+        println!("{}", forbidden.join(" "));
+    }
+    Ok(())
+}
+
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::Black => "Black (X)",
+        Color::White => "White (O)",
+    }
+}
+
+/// Exit status 1 when a transcript fails.
+fn run_replay(engine: &[String], files: &[String]) -> ExitCode {
+    let mut failures = 0;
+    for file in files {
+        match run_transcript(engine, &PathBuf::from(file)) {
+            Ok(summary) => println!(
+                "ok {file}: {} sent, {} checked, {} skipped, {} ms",
+                summary.sent,
+                summary.checked,
+                summary.skipped,
+                summary.elapsed.as_millis()
+            ),
+            Err(failure) => {
+                failures += 1;
+                println!("FAILED {failure}");
+            }
+        }
+    }
+    println!("{} passed, {failures} failed", files.len() - failures);
+    if failures == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+/// Reads finished games, one a line, and prints their positions' features for
+/// `scripts/fit_eval.py` ([`scripts::game_features`]).
+fn run_features(size: usize) -> Result<(), String> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for (index, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line.map_err(|e| e.to_string())?;
+        let rows = scripts::game_features(size, &line).map_err(|e| format!("line {}: {e}", index + 1))?;
+        for row in rows {
+            writeln!(out, "{row}").map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
