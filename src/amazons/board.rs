@@ -11,7 +11,6 @@ use std::sync::OnceLock;
 
 use super::attacks::{BOARD, Bits, SIZE, SQUARES, king_attacks, neighbours};
 use super::eval::{WEIGHTS, Weights};
-use super::order::OrderContext;
 use crate::zobrist::KeyStream;
 
 /// Queens each side may have in a set-up position: at least one (a side without queens has no
@@ -182,9 +181,6 @@ pub struct Position {
     side: Color,
     hash: u64,
     history: Vec<Move>,
-    /// Distance maps the move ordering shares between the thousands of moves of one node;
-    /// computed on first use, forgotten by every make and unmake.
-    order_cache: OnceLock<OrderContext>,
     /// What [`Position::evaluate`] weighs the terms with: a setting of the session, so that
     /// weight tables can be compared in matches without rebuilding.
     weights: &'static Weights,
@@ -226,7 +222,6 @@ impl Position {
             side: side_to_move,
             hash: if side_to_move == Color::Black { keys.black_to_move } else { 0 },
             history: Vec::new(),
-            order_cache: OnceLock::new(),
             weights: &WEIGHTS,
         };
         let pieces =
@@ -344,7 +339,6 @@ impl Position {
         self.hash ^= keys.queens[me][from] ^ keys.queens[me][to] ^ keys.arrows[arrow] ^ keys.black_to_move;
         self.side = self.side.opponent();
         self.history.push(mv);
-        self.order_cache = OnceLock::new();
     }
 
     /// Exactly undoes [`Position::make`] of the last move.
@@ -359,7 +353,6 @@ impl Position {
         self.queens[me] ^= mv.from.bit() | mv.to.bit();
         self.occupied = self.occupied & !(mv.to.bit() | mv.arrow.bit()) | mv.from.bit();
         self.hash ^= keys.queens[me][from] ^ keys.queens[me][to] ^ keys.arrows[arrow] ^ keys.black_to_move;
-        self.order_cache = OnceLock::new();
         debug_assert_eq!(self.hash, self.recomputed_hash(), "unmake of {mv} did not restore the hash");
     }
 
@@ -383,10 +376,6 @@ impl Position {
 
     pub(crate) fn empty_bits(&self) -> u128 {
         !self.occupied & BOARD
-    }
-
-    pub(crate) fn order_context(&self) -> &OrderContext {
-        self.order_cache.get_or_init(|| OrderContext::new(self))
     }
 
     /// Empty squares next to `square`.

@@ -82,8 +82,10 @@ impl Game for Position {
         mv.to.index() * SQUARES + mv.arrow.index()
     }
 
-    fn order_score(&self, mv: Move) -> i32 {
-        self.move_order_score(mv)
+    fn order_scores(&self, moves: &[Move], out: &mut Vec<i32>) {
+        let context = order::OrderContext::new(self);
+        out.clear();
+        out.extend(moves.iter().map(|&mv| self.move_order_score(&context, mv)));
     }
 
     fn max_moves(&self, depth: u32) -> Option<usize> {

@@ -247,6 +247,8 @@ struct Worker<'a, G: Game> {
     /// the list the kept moves are copied from.
     keyed_moves: Vec<(i64, usize)>,
     kept_moves: Vec<G::Move>,
+    /// The game's static ordering hints of the moves being ordered, in their order.
+    move_scores: Vec<i32>,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -274,6 +276,7 @@ impl<'a, G: Game> Worker<'a, G> {
             searched_lists: vec![Vec::new(); MAX_PLY + 1],
             keyed_moves: Vec::new(),
             kept_moves: Vec::new(),
+            move_scores: Vec::new(),
         }
     }
 
@@ -305,7 +308,8 @@ impl<'a, G: Game> Worker<'a, G> {
                 root_moves.retain(allowed);
             }
         }
-        result.best_move = root_moves.iter().copied().max_by_key(|&m| self.pos.order_score(m));
+        self.pos.order_scores(&root_moves, &mut self.move_scores);
+        result.best_move = root_moves.iter().zip(&self.move_scores).max_by_key(|&(_, &s)| s).map(|(&m, _)| m);
         self.root_moves = root_moves;
         // A forced move needs no search to be chosen; only a fixed-depth search, asked for the
         // position's value, still searches it.
@@ -722,22 +726,21 @@ impl<'a, G: Game> Worker<'a, G> {
     fn order_moves(&mut self, moves: &mut Vec<G::Move>, tt_move: Option<G::Move>, ply: u32, keep: Option<usize>) {
         let killers = self.killers[ply as usize];
         let mut keyed = std::mem::take(&mut self.keyed_moves);
-        let key = |mv: G::Move| {
+        self.pos.order_scores(moves, &mut self.move_scores);
+        let key = |mv: G::Move, score: i32| {
             if Some(mv) == tt_move {
                 return i64::MIN;
             }
             let killer = if killers.contains(&Some(mv)) { KILLER_BONUS } else { 0 };
-            -i64::from(self.pos.order_score(mv) + self.history[G::history_index(mv)] / 4 + killer)
-        };
-        let Some(keep) = keep.map(|k| k.max(1)).filter(|&k| k < moves.len()) else {
-            moves.sort_by_cached_key(|&mv| key(mv));
-            self.keyed_moves = keyed;
-            return;
+            -i64::from(score + self.history[G::history_index(mv)] / 4 + killer)
         };
         keyed.clear();
-        keyed.extend(moves.iter().enumerate().map(|(index, &mv)| (key(mv), index)));
-        keyed.select_nth_unstable(keep - 1);
-        keyed.truncate(keep);
+        keyed.extend(moves.iter().zip(&self.move_scores).enumerate().map(|(index, (&mv, &s))| (key(mv, s), index)));
+        // The index breaks ties, so both ways keep generation order among equal keys.
+        if let Some(keep) = keep.map(|k| k.max(1)).filter(|&k| k < moves.len()) {
+            keyed.select_nth_unstable(keep - 1);
+            keyed.truncate(keep);
+        }
         keyed.sort_unstable();
         // The kept moves go to the front in key order: their indices name the old positions.
         let old = std::mem::take(&mut self.kept_moves);
