@@ -8,6 +8,7 @@ mod movegen;
 pub mod notation;
 pub mod pattern;
 mod renju;
+mod setup;
 pub mod swap2;
 pub mod threat;
 mod types;

@@ -53,28 +53,6 @@ pub enum Rule {
     Caro,
 }
 
-impl Rule {
-    /// The rule for a Gomocup `INFO rule` value (Yixin's 2 also means renju).
-    /// The rule of an `INFO rule` bit mask: 1 exact five, 4 renju, 8 caro, and bit 2 for a
-    /// continuous game, which changes nothing here but that `BOARD` may carry field-3 stones
-    /// (walls). `2` alone is Yixin-Board's renju.
-    pub fn from_gomocup(code: u32) -> Option<Rule> {
-        let code = if code == 2 { 4 } else { code & !2 };
-        match code {
-            0 => Some(Rule::Freestyle),
-            1 => Some(Rule::Standard),
-            4 => Some(Rule::Renju),
-            8 => Some(Rule::Caro),
-            _ => None,
-        }
-    }
-
-    /// Whether this engine can play the rule: all of them now.
-    pub fn is_supported(self) -> bool {
-        matches!(self, Rule::Freestyle | Rule::Standard | Rule::Renju | Rule::Caro)
-    }
-}
-
 /// A cell, as an index into the padded array; coordinates count from 0 at the top left.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move(u16);

@@ -26,27 +26,20 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-use super::parse::{Command, Info, ParseError, Response, parse_command};
+use super::parse::{Command, Info, ParseError, Response, parse_command, rule_from_gomocup};
 use crate::engine::balance::{BalanceTarget, Balanced};
-use crate::engine::{Engine, default_threads};
+use crate::engine::{Engine, MAX_HASH_MB, default_threads};
 use crate::game::Game;
 use crate::gomoku::swap2::{self, Judgement, Swap2Choice};
 use crate::gomoku::{Board, Color, Move, Rule};
 use crate::protocol::io::{InputLine, Interrupt, Output, Signals, spawn_reader};
 use crate::score::{Score, describe, is_mate};
 use crate::search::limits::{Clock, SearchLimits};
-use crate::search::time::EXPECTED_MOVES_LEFT;
+use crate::search::time;
 use crate::search::{RootLine, SearchEvent, SearchInfo, SearchResult};
 
 /// `timeout_turn` when the manager does not send one (piskvork's default).
 const DEFAULT_TURN_TIME: Duration = Duration::from_millis(5_000);
-/// Share of the manager's `max_memory` given to the transposition table; the rest covers the
-/// program, the per-thread tables and the memory the allocator keeps back.
-const HASH_MEMORY_SHARE: f64 = 0.4;
-/// Largest table taken from a `max_memory` or a `hash_size`, however large: allocating more
-/// would make `START` (where a new size takes effect) slow enough to worry a manager waiting for
-/// its `OK`.
-const MAX_HASH_MB: usize = 256;
 /// Share of a move's time each swap2 judgement search may use; swap2 makes at most three.
 const SWAP2_JUDGE_SHARE: f64 = 0.2;
 
@@ -135,14 +128,6 @@ impl TimeControl {
             moves_to_go: None,
         })
     }
-
-    /// A single move's share of the time, for work split over several searches.
-    fn move_budget(&self) -> Duration {
-        match self.clock() {
-            Some(clock) => self.turn.min(clock.remaining / EXPECTED_MOVES_LEFT),
-            None => self.turn,
-        }
-    }
 }
 
 /// One brain's conversation with a manager.
@@ -163,8 +148,6 @@ pub struct Session<W: Write + Send> {
     max_depth: Option<u32>,
     /// Nodes any move may search (`INFO max_node`).
     max_nodes: Option<u64>,
-    /// Table size when the manager sets no memory limit: the engine's size at start-up.
-    default_hash_mb: usize,
     mode: Mode,
     /// Points the brain must not play (`YXBLOCK`).
     blocked: Vec<Move>,
@@ -181,7 +164,6 @@ impl<W: Write + Send> Session<W> {
     pub fn new(engine: Engine, out: W, signals: Arc<Signals>) -> Self {
         Session {
             out: Output::new(out),
-            default_hash_mb: engine.hash_mb(),
             engine,
             signals,
             board: None,
@@ -435,7 +417,7 @@ impl<W: Write + Send> Session<W> {
         if board.history().len() > self.setup && board.last_move() == Some(mv) {
             board.undo();
         } else if board.history().len() <= self.setup && board.stone(mv) == Some(board.side_to_move().opponent()) {
-            board = without(&board, mv).ok_or_else(|| format!("cannot take back {mv}"))?;
+            board = board.without_stone(mv).ok_or_else(|| format!("cannot take back {mv}"))?;
             self.setup = board.history().len();
         } else {
             return Err(format!("{mv} is not the last stone played"));
@@ -456,39 +438,28 @@ impl<W: Write + Send> Session<W> {
             return Err(error);
         }
         let current = self.game()?;
-        let (mut own, mut opponent, mut walls) = (Vec::new(), Vec::new(), Vec::new());
+        // Played stones in the order listed, each with whether it is the brain's own.
+        let (mut played, mut walls) = (Vec::new(), Vec::new());
         for &(x, y, field) in stones {
             let mv = square(&current, x, y)?;
             match field {
-                1 => own.push(mv),
-                2 => opponent.push(mv),
+                1 | 2 => played.push((mv, field == 1)),
                 // A continuous game's winning-line or forbidden stone: nobody's, and in the way.
                 3 => walls.push(mv),
                 _ => return Err(format!("bad field {field} at {mv}, expected 1, 2 or 3")),
             }
         }
         // The brain is to move: with equal counts it is black, one stone behind it is white.
-        let brain_is_black = own.len() == opponent.len();
-        let (black, white) = if brain_is_black {
-            (own, opponent)
-        } else if opponent.len() == own.len() + 1 {
-            (opponent, own)
-        } else {
-            let (own, opponent) = (own.len(), opponent.len());
+        let own = played.iter().filter(|&&(_, own)| own).count();
+        let opponent = played.len() - own;
+        if own != opponent && opponent != own + 1 {
             return Err(format!("{own} own and {opponent} opponent stones: the brain cannot be to move"));
-        };
-        let played: Vec<_> = stones.iter().copied().filter(|&(_, _, field)| field != 3).collect();
-        let in_order = (self.rule == Rule::Renju).then(|| in_move_order(&current, &played, brain_is_black)).flatten();
-        let (mut board, setup) = match in_order {
-            // Replayed in order, so TAKEBACK can undo the stones one by one.
-            Some(board) => (board?, 0),
-            None => {
-                let board = Board::from_stones(current.width(), current.height(), self.rule, &black, &white)
-                    .map_err(|error| format!("bad position: {error}"))?;
-                let setup = board.history().len();
-                (board, setup)
-            }
-        };
+        }
+        let brain_is_black = own == opponent;
+        let colour = |own: bool| if own == brain_is_black { Color::Black } else { Color::White };
+        let listed: Vec<(Move, Color)> = played.iter().map(|&(mv, own)| (mv, colour(own))).collect();
+        let (mut board, setup) = Board::from_listed_stones(current.width(), current.height(), self.rule, &listed)
+            .map_err(|error| format!("bad position: {error}"))?;
         for &wall in &walls {
             board.add_wall(wall).map_err(|error| format!("bad position: field 3 stone {wall}: {error}"))?;
         }
@@ -534,7 +505,8 @@ impl<W: Write + Send> Session<W> {
         }
         let current = self.game()?;
         let stones = points.iter().map(|&(x, y)| square(&current, x, y)).collect::<Result<Vec<_>, _>>()?;
-        let judge_time = self.time.move_budget().saturating_sub(received.elapsed()).mul_f64(SWAP2_JUDGE_SHARE);
+        let budget = time::move_budget(&self.time.limits()).unwrap_or(self.time.turn);
+        let judge_time = budget.saturating_sub(received.elapsed()).mul_f64(SWAP2_JUDGE_SHARE);
         let Session { engine, signals, max_depth, .. } = self;
         let mut judge = |board: &Board| {
             signals.arm();
@@ -698,12 +670,13 @@ impl<W: Write + Send> Session<W> {
             Info::TimeoutTurn(ms) => self.time.turn = Duration::from_millis(ms),
             Info::TimeoutMatch(ms) => self.time.match_time = Duration::from_millis(ms),
             Info::TimeLeft(ms) => self.time.left = Some(Duration::from_millis(ms)),
-            Info::MaxMemory(bytes) => self.engine.set_hash_mb(hash_mb_for(bytes, self.default_hash_mb)),
+            Info::MaxMemory(bytes) => self.engine.limit_memory(bytes),
             // The manager's cap, not a wish: threads beyond the cores only slow a search down,
             // and thousands of them (a fuzzed `INFO thread_num 2000`) stall it for minutes.
             Info::ThreadNum(threads) => self.engine.set_threads((threads as usize).min(default_threads())),
             Info::MaxDepth(depth) => self.max_depth = (depth > 0).then_some(depth),
-            Info::HashSize(kib) => self.engine.set_hash_mb(hash_mb_for_kib(kib, self.default_hash_mb)),
+            // Yixin's `hash_size` is the table alone, as Rapfi reads it too.
+            Info::HashSize(kib) => self.engine.set_table_kib(kib),
             Info::MaxNode(nodes) => self.max_nodes = (nodes > 0).then_some(nodes),
             Info::TimeIncrement(ms) => self.time.increment = Duration::from_millis(ms),
             Info::Pondering(on) => self.pondering = on,
@@ -711,8 +684,8 @@ impl<W: Write + Send> Session<W> {
             // points near stones, narrowed only where threats prove it sound), with nothing
             // between rash and cautious to choose, so the setting is accepted and ignored.
             Info::CautionFactor(_) => log::debug!("ignoring {info:?}"),
-            Info::Rule(code) => match Rule::from_gomocup(code) {
-                Some(rule) if rule.is_supported() => {
+            Info::Rule(code) => match rule_from_gomocup(code) {
+                Some(rule) => {
                     self.rule_error = None;
                     self.set_rule(rule);
                 }
@@ -734,7 +707,7 @@ impl<W: Write + Send> Session<W> {
         // mislead, and `START` keeps the table.
         self.engine.clear_hash();
         if let Some(board) = &self.board {
-            match replay(board, rule) {
+            match board.under_rule(rule) {
                 Some(rebuilt) => self.board = Some(rebuilt),
                 None => log::warn!("the position does not fit rule {rule:?}; keeping the old rule for this game"),
             }
@@ -747,77 +720,6 @@ fn square(board: &Board, x: usize, y: usize) -> Result<Move, String> {
     Move::new(x, y)
         .filter(|&mv| board.contains(mv))
         .ok_or_else(|| format!("{x},{y} is off the {}x{} board", board.width(), board.height()))
-}
-
-/// Under renju a black stone's legality depends on when it was played, and managers list
-/// `BOARD` stones in the order of play: when they alternate from black, they are replayed in
-/// that order, which also makes them a history that `TAKEBACK` can unwind. `None` when they do
-/// not alternate.
-fn in_move_order(
-    current: &Board,
-    stones: &[(usize, usize, usize)],
-    brain_is_black: bool,
-) -> Option<Result<Board, String>> {
-    let black_field = if brain_is_black { 1 } else { 2 };
-    let alternates = stones.iter().enumerate().all(|(i, &(_, _, field))| (field == black_field) == (i % 2 == 0));
-    if !alternates {
-        return None;
-    }
-    let mut board = Board::new(current.width(), current.height(), current.rule()).ok()?;
-    for &(x, y, _) in stones {
-        let result = square(&board, x, y)
-            .and_then(|mv| board.play(mv).map_err(|error| format!("bad position: stone {mv}: {error}")));
-        if let Err(error) = result {
-            return Some(Err(error));
-        }
-    }
-    Some(Ok(board))
-}
-
-/// The same game under another rule; `None` if it could not have been played so.
-fn replay(board: &Board, rule: Rule) -> Option<Board> {
-    let mut replayed = Board::new(board.width(), board.height(), rule).ok()?;
-    for &mv in board.history() {
-        replayed.play(mv).ok()?;
-    }
-    Some(replayed)
-}
-
-/// The position without the stone on `removed`, as a set of stones: the order of play is lost.
-fn without(board: &Board, removed: Move) -> Option<Board> {
-    let (mut black, mut white) = (Vec::new(), Vec::new());
-    for y in 0..board.height() {
-        for x in 0..board.width() {
-            let mv = Move::new(x, y)?;
-            if mv == removed {
-                continue;
-            }
-            match board.stone(mv) {
-                Some(Color::Black) => black.push(mv),
-                Some(Color::White) => white.push(mv),
-                None => {}
-            }
-        }
-    }
-    Board::from_stones(board.width(), board.height(), board.rule(), &black, &white).ok()
-}
-
-/// The table size for a manager's `max_memory` in bytes (0: no limit).
-fn hash_mb_for(max_memory: u64, default_mb: usize) -> usize {
-    if max_memory == 0 {
-        return default_mb;
-    }
-    let mb = max_memory as f64 * HASH_MEMORY_SHARE / (1024.0 * 1024.0);
-    (mb as usize).clamp(1, MAX_HASH_MB)
-}
-
-/// The table size for Yixin's `hash_size` in KiB (0: the default). It is the table alone, as
-/// Rapfi reads it too, so none of it goes to the rest of the program.
-fn hash_mb_for_kib(kib: u64, default_mb: usize) -> usize {
-    if kib == 0 {
-        return default_mb;
-    }
-    usize::try_from(kib / 1024).unwrap_or(usize::MAX).clamp(1, MAX_HASH_MB)
 }
 
 /// Yixin-Board offers `hash_size` values of 2^0 to 2^n KiB and asks the brain for n: ours is
@@ -944,7 +846,7 @@ mod tests {
         assert_eq!(time.limits().clock.unwrap().remaining, Duration::from_secs(100));
         time.left = Some(Duration::from_secs(30));
         assert_eq!(time.limits().clock.unwrap().remaining, Duration::from_secs(30));
-        assert_eq!(time.move_budget(), Duration::from_millis(1_200));
+        assert_eq!(time::move_budget(&time.limits()), Some(Duration::from_millis(1_200)));
     }
 
     #[test]
@@ -958,14 +860,6 @@ mod tests {
             pv: vec![Move::new(7, 7).unwrap(), Move::new(8, 8).unwrap()],
         };
         assert_eq!(progress(&info), "depth 5-9 ev win in 2 n 1000 n/s 4000 tm 250 pv 7,7 8,8");
-    }
-
-    #[test]
-    fn memory_limit_sizes_the_table() {
-        assert_eq!(hash_mb_for(0, 64), 64);
-        assert_eq!(hash_mb_for(350 * 1024 * 1024, 64), 140);
-        assert_eq!(hash_mb_for(100 * 1024 * 1024 * 1024, 64), MAX_HASH_MB);
-        assert_eq!(hash_mb_for(1000, 64), 1);
     }
 
     #[test]
@@ -1204,10 +1098,6 @@ mod tests {
 
     #[test]
     fn hash_size_is_kib_of_table() {
-        assert_eq!(hash_mb_for_kib(0, 64), 64);
-        assert_eq!(hash_mb_for_kib(100, 64), 1);
-        assert_eq!(hash_mb_for_kib(1 << 16, 64), 64);
-        assert_eq!(hash_mb_for_kib(1 << 30, 64), MAX_HASH_MB);
         assert_eq!(1 << max_hash_size_exponent(), MAX_HASH_MB * 1024);
     }
 
