@@ -1,5 +1,7 @@
-//! The one API the protocols talk to: owns the transposition table and the thread count, and
-//! runs searches of any [`Game`] on them.
+//! The one API the protocols talk to: owns the transposition table and the search threads (one
+//! pool for the engine's life, rebuilt only when the thread count changes), and runs searches
+//! of any [`Game`] on them. The table is aged once per move: once per [`Engine::go`], once per
+//! [`Engine::balance`] however many searches it runs.
 
 pub mod balance;
 pub mod bench;
@@ -34,6 +36,8 @@ pub struct Engine {
     /// megabytes takes long enough to matter on a move's clock.
     wanted_hash_mb: usize,
     threads: usize,
+    /// The helper threads' pool when `threads` is more than one and the system gave them.
+    pool: Option<rayon::ThreadPool>,
 }
 
 impl Default for Engine {
@@ -56,6 +60,7 @@ impl Engine {
             default_hash_mb: hash_mb,
             wanted_hash_mb: hash_mb,
             threads: threads.max(1),
+            pool: thread_pool(threads),
         }
     }
 
@@ -102,7 +107,11 @@ impl Engine {
     }
 
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
+        let threads = threads.max(1);
+        if threads != self.threads {
+            self.threads = threads;
+            self.pool = thread_pool(threads);
+        }
     }
 
     /// Forgets everything learnt, e.g. before a new game or a benchmark position.
@@ -119,7 +128,8 @@ impl Engine {
         stop: &AtomicBool,
         on_event: &mut OnEvent<'_, G::Move>,
     ) -> SearchResult<G::Move> {
-        search::search(pos, limits, start, self.threads, &self.tt, stop, on_event)
+        self.tt.new_search();
+        search::search(pos, limits, start, self.pool.as_ref(), &self.tt, stop, on_event)
     }
 
     /// Chooses a move for a front end: like [`Engine::go`], but a game small enough to be solved
@@ -138,6 +148,19 @@ impl Engine {
         }
         self.go(pos, &limits, start, stop, on_event)
     }
+}
+
+/// A pool of `threads` threads for Lazy SMP, `None` for one thread or when the system refuses
+/// them (the search then runs on the caller's thread alone).
+fn thread_pool(threads: usize) -> Option<rayon::ThreadPool> {
+    if threads <= 1 {
+        return None;
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .inspect_err(|error| log::warn!("could not start {threads} threads ({error}); searching on one"))
+        .ok()
 }
 
 /// The table size for a memory limit of `max_memory` bytes (0: no limit, `default_mb`).

@@ -159,19 +159,20 @@ struct Shared<'a> {
     limits: &'a SearchLimits,
 }
 
-/// Runs a search of `root` on `threads` threads (at least one) and returns thread 0's answer.
-/// `stop` may be raised from outside at any time; the best move found so far is returned.
-/// `on_event` hears of every completed iteration of thread 0 and, if asked, of its root moves.
+/// Runs a search of `root` on every thread of `pool` (on the caller's thread alone without one)
+/// and returns thread 0's answer. `stop` may be raised from outside at any time; the best move
+/// found so far is returned. `on_event` hears of every completed iteration of thread 0 and, if
+/// asked, of its root moves. The table is not aged here: the caller does it once per move
+/// ([`TranspositionTable::new_search`]), however many searches the move takes.
 pub fn search<G: Game>(
     root: &G,
     limits: &SearchLimits,
     start: Instant,
-    threads: usize,
+    pool: Option<&rayon::ThreadPool>,
     tt: &TranspositionTable,
     stop: &AtomicBool,
     on_event: &mut OnEvent<'_, G::Move>,
 ) -> SearchResult<G::Move> {
-    tt.new_search();
     let shared = Shared {
         tt,
         stop,
@@ -180,15 +181,10 @@ pub fn search<G: Game>(
         time: TimeManager::new(limits, start),
         limits,
     };
-    let threads = threads.max(1);
-    if threads == 1 {
-        return Worker::new(0, root.clone(), &shared).reporting_to(on_event).iterate();
-    }
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
-    let Ok(pool) = pool else {
-        log::warn!("could not start {threads} threads; searching on one");
+    let Some(pool) = pool.filter(|pool| pool.current_num_threads() > 1) else {
         return Worker::new(0, root.clone(), &shared).reporting_to(on_event).iterate();
     };
+    let threads = pool.current_num_threads();
     let helpers_stop = Arc::new(AtomicBool::new(false));
     let mut answer = None;
     pool.scope(|scope| {
@@ -849,7 +845,7 @@ mod tests {
     fn run(depth: u32) -> SearchResult<u8> {
         let tt = TranspositionTable::new(1);
         let stop = AtomicBool::new(false);
-        search(&Tree { path: Vec::new() }, &SearchLimits::depth(depth), Instant::now(), 1, &tt, &stop, &mut |_| {})
+        search(&Tree { path: Vec::new() }, &SearchLimits::depth(depth), Instant::now(), None, &tt, &stop, &mut |_| {})
     }
 
     #[test]
@@ -872,7 +868,7 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let stop = AtomicBool::new(true);
         let result =
-            search(&Tree { path: Vec::new() }, &SearchLimits::default(), Instant::now(), 1, &tt, &stop, &mut |_| {});
+            search(&Tree { path: Vec::new() }, &SearchLimits::default(), Instant::now(), None, &tt, &stop, &mut |_| {});
         assert!(result.best_move.is_some(), "a move is always returned");
         assert!(stop.load(Ordering::Relaxed));
     }
@@ -884,7 +880,7 @@ mod tests {
     fn run_with(limits: &SearchLimits, on_event: &mut OnEvent<'_, u8>) -> SearchResult<u8> {
         let tt = TranspositionTable::new(1);
         let stop = AtomicBool::new(false);
-        search(&Tree { path: Vec::new() }, limits, Instant::now(), 1, &tt, &stop, on_event)
+        search(&Tree { path: Vec::new() }, limits, Instant::now(), None, &tt, &stop, on_event)
     }
 
     #[test]

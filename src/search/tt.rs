@@ -78,7 +78,8 @@ impl TranspositionTable {
         self.generation.store(0, Ordering::Relaxed);
     }
 
-    /// Marks entries stored from now on as newer than the ones before (call once per search).
+    /// Marks entries stored from now on as newer than the ones before: call once per move, not
+    /// per search, so the searches of one move (balance runs dozens) keep each other's entries.
     pub fn new_search(&self) {
         let next = (self.generation.load(Ordering::Relaxed) + 1) & GEN_MASK;
         self.generation.store(next, Ordering::Relaxed);
