@@ -19,24 +19,24 @@
 //!   proven lost, and `REFRESH` after each iteration (then `BEST` again if the iteration's
 //!   ranking changed the best move). Yixin's `POS`/`DONE` lines per root move
 //!   are not sent: every root move of every iteration, from depth 1 on, would be two lines.
+//!
+//! Files: this one is the state machine (lines in, modes, settings, the game); `think.rs` has
+//! the commands that search, `replies.rs` the text of progress and live lines.
+
+mod replies;
+mod think;
 
 use std::io::{self, BufReader, Write};
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use super::parse::{Command, Info, ParseError, Response, parse_command, rule_from_gomocup};
-use crate::engine::balance::{BalanceTarget, Balanced};
-use crate::engine::{Engine, MAX_HASH_MB, default_threads};
-use crate::game::Game;
-use crate::gomoku::swap2::{self, Judgement, Swap2Choice};
+use crate::engine::{Engine, default_threads};
 use crate::gomoku::{Board, Color, Move, Rule};
 use crate::protocol::io::{InputLine, Interrupt, Output, Signals, spawn_reader};
-use crate::score::{Score, describe, is_mate};
 use crate::search::limits::{Clock, SearchLimits};
-use crate::search::time;
-use crate::search::{RootLine, SearchEvent, SearchInfo, SearchResult};
+use replies::max_hash_size_exponent;
 
 /// `timeout_turn` when the manager does not send one (piskvork's default).
 const DEFAULT_TURN_TIME: Duration = Duration::from_millis(5_000);
@@ -494,177 +494,6 @@ impl<W: Write + Send> Session<W> {
         Ok(Answer::Nothing)
     }
 
-    fn finish_swap2(
-        &mut self,
-        points: &[(usize, usize)],
-        error: Option<String>,
-        received: Instant,
-    ) -> Result<Answer, String> {
-        if let Some(error) = self.rule_error.take().or(error) {
-            return Err(error);
-        }
-        let current = self.game()?;
-        let stones = points.iter().map(|&(x, y)| square(&current, x, y)).collect::<Result<Vec<_>, _>>()?;
-        let budget = time::move_budget(&self.time.limits()).unwrap_or(self.time.turn);
-        let judge_time = budget.saturating_sub(received.elapsed()).mul_f64(SWAP2_JUDGE_SHARE);
-        let Session { engine, signals, max_depth, .. } = self;
-        let mut judge = |board: &Board| {
-            signals.arm();
-            let limits = SearchLimits { depth: *max_depth, ..SearchLimits::move_time(judge_time) };
-            let result = engine.go(board, &limits, Instant::now(), signals.stop_flag(), &mut |_| {});
-            Judgement { score: result.score, best: result.best_move }
-        };
-        let choice = swap2::choose(current.width(), current.height(), self.rule, &stones, &mut judge);
-        if self.signals.quit_requested() {
-            return Ok(Answer::Quit);
-        }
-        Ok(Answer::Reply(match choice.map_err(|error| error.to_string())? {
-            Swap2Choice::Opening(stones) => Response::Stones(stones.to_vec()),
-            Swap2Choice::PutTwo(stones) => Response::Stones(stones.to_vec()),
-            Swap2Choice::Swap => Response::Swap,
-            Swap2Choice::Play(mv) => Response::Move(mv),
-        }))
-    }
-
-    /// Searches `board`, where the brain is to move, plays the answer on it, keeps it as the
-    /// game (its first `setup` moves set up by `BOARD`) and replies with the move, after the
-    /// `nbest` best moves as messages if asked (`YXNBEST`). The clock started at `received`.
-    fn play_best(
-        &mut self,
-        mut board: Board,
-        setup: usize,
-        received: Instant,
-        nbest: Option<usize>,
-    ) -> Result<Answer, String> {
-        if board.is_over() {
-            return Err("the game is over".into());
-        }
-        let result = self.search(&board, received, nbest.unwrap_or(1));
-        if self.signals.quit_requested() {
-            return Ok(Answer::Quit);
-        }
-        let mv = result.best_move.ok_or(if self.blocked.is_empty() {
-            "no move to play"
-        } else {
-            "every move is blocked"
-        })?;
-        board.play(mv).map_err(|error| format!("search chose {mv}: {error}"))?;
-        let mut replies = Vec::new();
-        if nbest.is_some() {
-            replies.extend(
-                result.lines.iter().enumerate().map(|(i, line)| Response::Message(nbest_line(i, line, result.depth))),
-            );
-        }
-        replies.push(Response::Move(mv));
-        if self.pondering && !board.is_over() {
-            self.ponder = Some(board.clone());
-        }
-        self.board = Some(board);
-        self.setup = setup;
-        Ok(Answer::Replies(replies))
-    }
-
-    /// The limits of a search for the brain's own move: the clock, the depth and node caps,
-    /// and the blocked points.
-    fn move_limits(&self) -> SearchLimits {
-        SearchLimits {
-            depth: self.max_depth,
-            nodes: self.max_nodes,
-            excluded: self.blocked.iter().map(|&mv| Board::encode_move(mv)).collect(),
-            ..self.time.limits()
-        }
-    }
-
-    /// Runs the engine with the session's settings, ranking `lines` root moves, reporting
-    /// progress as `MESSAGE` lines (and, in GUI mode, live lines) until `END` arrives.
-    fn search(&mut self, board: &Board, received: Instant, lines: usize) -> SearchResult<Move> {
-        let limits = SearchLimits { multi_pv: lines, report_root_moves: self.gui, ..self.move_limits() };
-        let Session { engine, out, signals, gui, .. } = self;
-        let mut live = Realtime::default();
-        signals.arm();
-        engine.go(board, &limits, received, signals.stop_flag(), &mut |event| {
-            if signals.quit_requested() {
-                return;
-            }
-            let lines = match event {
-                SearchEvent::Iteration(info) => {
-                    let mut lines = vec![Response::Message(progress(info))];
-                    if *gui {
-                        lines.push(Response::Message("REALTIME REFRESH".into()));
-                        lines.extend(info.pv.first().and_then(|&mv| live.best(mv)));
-                    }
-                    lines
-                }
-                SearchEvent::RootMove { mv, score, new_best } => {
-                    live.root_move(mv, score, new_best).into_iter().collect()
-                }
-            };
-            for line in lines {
-                if out.line(line).is_err() {
-                    // The manager is gone: stop thinking for it. Writing the reply will fail
-                    // too and end the session.
-                    signals.stop_flag().store(true, Ordering::SeqCst);
-                }
-            }
-        })
-    }
-
-    /// Searches `position`, where the opponent is to move, until the next line arrives, so
-    /// the table holds the answers to the likely replies. Says only, in one `MESSAGE` once it
-    /// is over, how far it got.
-    fn ponder_on(&mut self, position: &Board) -> io::Result<()> {
-        if self.signals.quit_requested() || !self.signals.start_pondering() {
-            return Ok(());
-        }
-        let limits = SearchLimits { depth: self.max_depth, ..SearchLimits::default() };
-        let result = self.engine.go(position, &limits, Instant::now(), self.signals.stop_flag(), &mut |_| {});
-        self.signals.stop_pondering();
-        if self.signals.quit_requested() {
-            return Ok(());
-        }
-        let pv: Vec<String> = result.pv.iter().map(Move::to_string).collect();
-        let elapsed = result.elapsed.as_millis();
-        let text = format!("ponder depth {} n {} tm {elapsed} pv {}", result.depth, result.nodes, pv.join(" "));
-        self.out.line(Response::Message(text))
-    }
-
-    /// `YXBALANCEONE` / `YXBALANCETWO`: places the `stones` stones after which the position's
-    /// value for the side to move is closest to `bias` (in the engine's score units), within
-    /// the move's time, and answers them.
-    fn balance(&mut self, stones: usize, bias: i32, received: Instant) -> Result<Answer, String> {
-        let mut board = self.game()?;
-        if board.is_over() {
-            return Err("the game is over".into());
-        }
-        let limits = self.move_limits();
-        let Session { engine, out, signals, .. } = self;
-        signals.arm();
-        let found = engine.balance(
-            &board,
-            BalanceTarget { stones, bias },
-            &limits,
-            received,
-            signals.stop_flag(),
-            &mut |round| {
-                if !signals.quit_requested() && out.line(Response::Message(balance_progress(round))).is_err() {
-                    signals.stop_flag().store(true, Ordering::SeqCst);
-                }
-            },
-        );
-        if self.signals.quit_requested() {
-            return Ok(Answer::Quit);
-        }
-        let found = found.ok_or("no stones to place")?;
-        for &mv in &found.moves {
-            board.play(mv).map_err(|error| format!("balance chose {mv}: {error}"))?;
-        }
-        self.board = Some(board);
-        Ok(Answer::Reply(match found.moves[..] {
-            [mv] => Response::Move(mv),
-            _ => Response::Stones(found.moves),
-        }))
-    }
-
     fn info(&mut self, info: Info) {
         match info {
             Info::TimeoutTurn(ms) => self.time.turn = Duration::from_millis(ms),
@@ -722,75 +551,11 @@ fn square(board: &Board, x: usize, y: usize) -> Result<Move, String> {
         .ok_or_else(|| format!("{x},{y} is off the {}x{} board", board.width(), board.height()))
 }
 
-/// Yixin-Board offers `hash_size` values of 2^0 to 2^n KiB and asks the brain for n: ours is
-/// the largest table it would take.
-fn max_hash_size_exponent() -> u32 {
-    (MAX_HASH_MB * 1024).ilog2()
-}
-
-/// What Yixin-Board has been shown of the running search, so each live line is sent once.
-#[derive(Default)]
-struct Realtime {
-    best: Option<Move>,
-    lost: Vec<Move>,
-}
-
-impl Realtime {
-    /// The live line for a root move just searched, if it tells the GUI something new.
-    fn root_move(&mut self, mv: Move, score: Score, new_best: bool) -> Option<Response> {
-        if is_mate(score) && score < 0 {
-            if self.lost.contains(&mv) {
-                return None;
-            }
-            self.lost.push(mv);
-            Some(Response::Message(format!("REALTIME LOST {mv}")))
-        } else if new_best {
-            self.best(mv)
-        } else {
-            None
-        }
-    }
-
-    /// The live line for `mv` as the best move, if it is a new one.
-    fn best(&mut self, mv: Move) -> Option<Response> {
-        (self.best != Some(mv)).then(|| {
-            self.best = Some(mv);
-            Response::Message(format!("REALTIME BEST {mv}"))
-        })
-    }
-}
-
-/// `nbest RANK MOVE ev SCORE depth D pv MOVES`: one of `YXNBEST`'s ranked moves (rank from 1).
-fn nbest_line(index: usize, line: &RootLine<Move>, depth: u32) -> String {
-    let pv: Vec<String> = line.pv.iter().map(Move::to_string).collect();
-    let mv = line.pv.first().map_or_else(String::new, Move::to_string);
-    format!("nbest {} {mv} ev {} depth {depth} pv {}", index + 1, describe(line.score), pv.join(" "))
-}
-
-/// `balance depth D ev SCORE stones MOVES`: the closest candidate after a round of searches.
-fn balance_progress(found: &Balanced<Move>) -> String {
-    let stones: Vec<String> = found.moves.iter().map(Move::to_string).collect();
-    format!("balance depth {} ev {} stones {}", found.depth, describe(found.score), stones.join(" "))
-}
-
-/// `depth D-SELDEPTH ev SCORE n NODES n/s NPS tm MS pv MOVES`, the text of a progress message.
-fn progress(info: &SearchInfo<Move>) -> String {
-    let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
-    format!(
-        "depth {}-{} ev {} n {} n/s {} tm {} pv {}",
-        info.depth,
-        info.seldepth,
-        describe(info.score),
-        info.nodes,
-        info.nodes_per_second(),
-        info.elapsed.as_millis(),
-        pv.join(" ")
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::MAX_HASH_MB;
+    use crate::search::time;
     use std::sync::mpsc;
 
     /// Runs a whole session on `input` and returns what it printed but `MESSAGE` lines.
@@ -847,19 +612,6 @@ mod tests {
         time.left = Some(Duration::from_secs(30));
         assert_eq!(time.limits().clock.unwrap().remaining, Duration::from_secs(30));
         assert_eq!(time::move_budget(&time.limits()), Some(Duration::from_millis(1_200)));
-    }
-
-    #[test]
-    fn progress_message_format() {
-        let info = SearchInfo {
-            depth: 5,
-            seldepth: 9,
-            score: crate::score::win_in(3),
-            nodes: 1000,
-            elapsed: Duration::from_millis(250),
-            pv: vec![Move::new(7, 7).unwrap(), Move::new(8, 8).unwrap()],
-        };
-        assert_eq!(progress(&info), "depth 5-9 ev win in 2 n 1000 n/s 4000 tm 250 pv 7,7 8,8");
     }
 
     #[test]
