@@ -511,7 +511,7 @@ pub(crate) mod tests {
     /// played is undone exactly, and the game ends with the loser unable to move.
     #[test]
     fn random_playouts_make_and_unmake_exactly() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut keys = KeyStream::new(0x9E37_79B9_7F4A_7C15);
         for _ in 0..20 {
             let start = Position::new();
             let mut pos = start.clone();
@@ -521,10 +521,7 @@ pub(crate) mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                let mv = moves[(state % moves.len() as u64) as usize];
+                let mv = moves[(keys.next_key() % moves.len() as u64) as usize];
                 let before = pos.clone();
                 pos.make(mv);
                 assert_eq!(pos.hash(), pos.recomputed_hash());

@@ -185,6 +185,7 @@ mod tests {
     use super::*;
     use crate::amazons::{Color, Move, Position, Square};
     use crate::score::Score;
+    use crate::zobrist::KeyStream;
 
     #[test]
     fn memory_limit_sizes_the_table() {
@@ -217,7 +218,7 @@ mod tests {
     #[test]
     fn beats_a_random_mover() {
         let mut engine = Engine::new(8, 1);
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut keys = KeyStream::new(0x2545_F491_4F6C_DD1D);
         for engine_colour in [Color::White, Color::Black] {
             engine.new_game();
             let mut pos = Position::new();
@@ -225,11 +226,8 @@ mod tests {
                 let mv = if pos.side_to_move() == engine_colour {
                     best_move(&mut engine, &pos, 2).0
                 } else {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
                     let moves = pos.legal_moves();
-                    moves[(seed % moves.len() as u64) as usize]
+                    moves[(keys.next_key() % moves.len() as u64) as usize]
                 };
                 pos.play(mv).unwrap();
             }
