@@ -10,7 +10,7 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use super::attacks::{BOARD, Bits, SIZE, SQUARES, king_attacks, neighbours};
-use super::eval::{WEIGHTS, Weights};
+use super::weights::{WEIGHTS, Weights};
 use crate::zobrist::KeyStream;
 
 /// Queens each side may have in a set-up position: at least one (a side without queens has no

@@ -13,6 +13,7 @@ mod movegen;
 mod notation;
 mod order;
 mod playable;
+mod weights;
 
 pub use board::{Color, MAX_QUEENS, Move, Position, SetupError, Square};
 pub use notation::MoveError;
