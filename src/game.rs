@@ -61,9 +61,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Index into the history table for quiet-move ordering.
     fn history_index(mv: Self::Move) -> usize;
 
-    /// Cheap static ordering hint: higher is searched first.
-    fn order_score(&self, _mv: Self::Move) -> i32 {
-        0
+    /// Cheap static ordering hints, one per move of `moves` into `out` (cleared first): higher
+    /// is searched first. Asked once per node for all its moves, so a game can table what they
+    /// share once (Amazons' distance maps) without keeping a cache in the position.
+    fn order_scores(&self, moves: &[Self::Move], out: &mut Vec<i32>) {
+        out.clear();
+        out.resize(moves.len(), 0);
     }
 
     /// A move that wins by force within the returned number of plies, found by a game-specific
@@ -107,7 +110,7 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Selective width: at a node with `depth` plies left, only this many moves are searched,
     /// the first ones in the search's ordering (transposition-table move, killers, then history
-    /// and [`Game::order_score`]). For games with thousands of moves a node (Amazons); `None`
+    /// and [`Game::order_scores`]). For games with thousands of moves a node (Amazons); `None`
     /// searches them all.
     fn max_moves(&self, _depth: u32) -> Option<usize> {
         None

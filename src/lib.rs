@@ -11,3 +11,6 @@ pub mod score;
 pub mod search;
 pub mod tictactoe;
 pub mod zobrist;
+
+#[cfg(test)]
+mod layering;

@@ -201,6 +201,7 @@ impl Iterator for Bits {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::zobrist::KeyStream;
 
     /// Reference: walk each direction square by square.
     fn slow_queen_attacks(sq: usize, occ: u128) -> u128 {
@@ -222,15 +223,9 @@ mod tests {
 
     #[test]
     fn ray_attacks_match_a_square_by_square_walk() {
-        let mut state = 0x1234_5678_9abc_def1u64;
+        let mut next = random_squares(0x1234_5678_9abc_def1);
         for _ in 0..2_000 {
-            let mut occ = 0u128;
-            for _ in 0..40 {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                occ |= 1 << (state % SQUARES as u64);
-            }
+            let occ = (0..40).fold(0, |occ, _| occ | next());
             for sq in 0..SQUARES {
                 assert_eq!(queen_attacks(sq, occ), slow_queen_attacks(sq, occ & !(1 << sq)), "{sq} {occ:x}");
             }
@@ -239,14 +234,10 @@ mod tests {
         assert_eq!(queen_attacks(44, 0).count_ones(), 35);
     }
 
-    /// Random single-square sets from a xorshift stream, reproducible from `seed`.
-    fn random_squares(mut state: u64) -> impl FnMut() -> u128 {
-        move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            1u128 << (state % SQUARES as u64)
-        }
+    /// Random single-square sets from the key stream, reproducible from `seed`.
+    fn random_squares(seed: u64) -> impl FnMut() -> u128 {
+        let mut keys = KeyStream::new(seed);
+        move || 1u128 << (keys.next_key() % SQUARES as u64)
     }
 
     #[test]

@@ -10,8 +10,7 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use super::attacks::{BOARD, Bits, SIZE, SQUARES, king_attacks, neighbours};
-use super::eval::{WEIGHTS, Weights};
-use super::order::OrderContext;
+use super::weights::{WEIGHTS, Weights};
 use crate::zobrist::KeyStream;
 
 /// Queens each side may have in a set-up position: at least one (a side without queens has no
@@ -182,9 +181,6 @@ pub struct Position {
     side: Color,
     hash: u64,
     history: Vec<Move>,
-    /// Distance maps the move ordering shares between the thousands of moves of one node;
-    /// computed on first use, forgotten by every make and unmake.
-    order_cache: OnceLock<OrderContext>,
     /// What [`Position::evaluate`] weighs the terms with: a setting of the session, so that
     /// weight tables can be compared in matches without rebuilding.
     weights: &'static Weights,
@@ -226,7 +222,6 @@ impl Position {
             side: side_to_move,
             hash: if side_to_move == Color::Black { keys.black_to_move } else { 0 },
             history: Vec::new(),
-            order_cache: OnceLock::new(),
             weights: &WEIGHTS,
         };
         let pieces =
@@ -344,7 +339,6 @@ impl Position {
         self.hash ^= keys.queens[me][from] ^ keys.queens[me][to] ^ keys.arrows[arrow] ^ keys.black_to_move;
         self.side = self.side.opponent();
         self.history.push(mv);
-        self.order_cache = OnceLock::new();
     }
 
     /// Exactly undoes [`Position::make`] of the last move.
@@ -359,7 +353,6 @@ impl Position {
         self.queens[me] ^= mv.from.bit() | mv.to.bit();
         self.occupied = self.occupied & !(mv.to.bit() | mv.arrow.bit()) | mv.from.bit();
         self.hash ^= keys.queens[me][from] ^ keys.queens[me][to] ^ keys.arrows[arrow] ^ keys.black_to_move;
-        self.order_cache = OnceLock::new();
         debug_assert_eq!(self.hash, self.recomputed_hash(), "unmake of {mv} did not restore the hash");
     }
 
@@ -383,10 +376,6 @@ impl Position {
 
     pub(crate) fn empty_bits(&self) -> u128 {
         !self.occupied & BOARD
-    }
-
-    pub(crate) fn order_context(&self) -> &OrderContext {
-        self.order_cache.get_or_init(|| OrderContext::new(self))
     }
 
     /// Empty squares next to `square`.
@@ -522,7 +511,7 @@ pub(crate) mod tests {
     /// played is undone exactly, and the game ends with the loser unable to move.
     #[test]
     fn random_playouts_make_and_unmake_exactly() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut keys = KeyStream::new(0x9E37_79B9_7F4A_7C15);
         for _ in 0..20 {
             let start = Position::new();
             let mut pos = start.clone();
@@ -532,10 +521,7 @@ pub(crate) mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                let mv = moves[(state % moves.len() as u64) as usize];
+                let mv = moves[(keys.next_key() % moves.len() as u64) as usize];
                 let before = pos.clone();
                 pos.make(mv);
                 assert_eq!(pos.hash(), pos.recomputed_hash());

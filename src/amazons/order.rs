@@ -2,7 +2,8 @@
 //! first few, so each move is scored by a few lookups instead of an evaluation.
 //!
 //! The score is linear in features of the move read off the node's queen distances; the
-//! per-square parts are tabled once per node ([`OrderContext`]) and shared by all its moves,
+//! per-square parts are tabled once per node ([`OrderContext`], built by the search's one call
+//! of [`crate::game::Game::order_scores`] there) and shared by all its moves,
 //! which made ordering almost three times cheaper than scoring each move from the bitboards
 //! (28 against 78 ns a move, the tables included). The weights were fitted by least squares to
 //! the evaluation after each move, on 144 positions sampled from 16 self-play games, and
@@ -88,9 +89,9 @@ fn adjacent(a: usize, b: usize) -> i32 {
 }
 
 impl Position {
-    /// Ordering hint for a legal move of the side to move: higher first.
-    pub(crate) fn move_order_score(&self, mv: Move) -> i32 {
-        let context = self.order_context();
+    /// Ordering hint for a legal move of the side to move, `context` tabled for this position:
+    /// higher first.
+    pub(crate) fn move_order_score(&self, context: &OrderContext, mv: Move) -> i32 {
         let (from, to, arrow) = (mv.from.index(), mv.to.index(), mv.arrow.index());
         // The landing square gains the square the queen left as a free neighbour, loses the arrow's.
         let mut score = context.landing[to] + context.starting[from];

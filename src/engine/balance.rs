@@ -7,8 +7,10 @@
 //! from the wanted one: first by the static evaluation, then in rounds of searches, each one
 //! ply deeper over the closer half of the candidates before, while the time lasts. A round that
 //! a limit or a stop cuts short is dropped whole, so the answer always ranks candidates searched
-//! to the same depth. The searches run on one thread: hundreds of short searches would spend
-//! more on starting thread pools than on searching.
+//! to the same depth. The searches run on one thread, not on the engine's pool: they were
+//! written when every search built a pool of its own, and whether helpers pay in such short
+//! searches has not been measured since. The table is aged once for the whole command, so
+//! each round finds the entries of the round before.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -62,6 +64,7 @@ impl Engine {
         stop: &AtomicBool,
         on_round: &mut dyn FnMut(&Balanced<G::Move>),
     ) -> Option<Balanced<G::Move>> {
+        self.tt.new_search();
         let time = TimeManager::new(limits, start);
         let out_of_time = || time.hard_expired() || stop.load(Ordering::Relaxed);
         let mut candidates = candidates(pos, target.stones.clamp(1, 2), &limits.excluded, &out_of_time);
@@ -87,7 +90,7 @@ impl Engine {
                     clock: limits.clock,
                     ..SearchLimits::default()
                 };
-                let result = search(&child, &search_limits, start, 1, &self.tt, stop, &mut |_| {});
+                let result = search(&child, &search_limits, start, None, &self.tt, stop, &mut |_| {});
                 spent += result.nodes;
                 if out_of_time() || limits.nodes.is_some_and(|n| spent >= n) {
                     break;

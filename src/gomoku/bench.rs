@@ -1,8 +1,9 @@
 //! Fixed positions for `arbor bench`: openings and middle games on both board sizes, so the
 //! node count signature covers quiet play, threats and forced sequences.
 
-use super::board::{Board, Rule};
+use super::board::Board;
 use super::notation::board_from_notation;
+use super::types::Rule;
 
 /// (board size, compact position).
 const POSITIONS: [(usize, &str); 12] = [

@@ -7,173 +7,26 @@
 //! make there ([`PatternTable`]), the combined [`Threat`] and the cell's worth. A move touches
 //! only the 40 cells that share a line with it. Invariant: the totals and threat counts sum
 //! exactly the empty playable cells.
+//!
+//! Files: this one holds the position and its moves; `board/cells.rs` the cell cache and its
+//! upkeep, `board/frames.rs` the undo frames that let a move be taken back cheaply.
 
-use std::fmt;
+mod cells;
+mod frames;
+
 use std::sync::OnceLock;
 
-use super::eval::{self, CellTable, CellValue, MOVER};
-use super::pattern::{PatternTable, REACH, Shape, WALL, slot_shift};
+use cells::{Cell, EMPTY_CELL, WALL_CELL, WALL_STATE};
+use frames::{Frame, Rescored};
+
+use super::eval::{self, CellTable, MOVER};
+use super::pattern::{PatternTable, Shape, slot_shift};
 use super::threat::{THREAT_KINDS, Threat};
+use super::types::{
+    BoardError, CELLS, Color, DIRECTIONS, MAX_SIZE, MIN_SIZE, Move, MoveError, PAD, REACH, Rule, STRIDE,
+};
 use crate::score::Score;
 use crate::zobrist::KeyStream;
-
-pub const MIN_SIZE: usize = 5;
-pub const MAX_SIZE: usize = 32;
-const PAD: usize = REACH;
-pub(crate) const STRIDE: usize = MAX_SIZE + 2 * PAD;
-pub(crate) const CELLS: usize = STRIDE * STRIDE;
-/// Index steps of the four line directions: horizontal, vertical, diagonal, anti-diagonal.
-pub(crate) const DIRECTIONS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, STRIDE as isize - 1];
-/// Candidate moves are empty cells at most this far from a stone along a line.
-const NEAR_DISTANCE: isize = 2;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Color {
-    Black,
-    White,
-}
-
-impl Color {
-    pub fn opponent(self) -> Color {
-        match self {
-            Color::Black => Color::White,
-            Color::White => Color::Black,
-        }
-    }
-
-    pub(crate) fn index(self) -> usize {
-        self as usize
-    }
-
-    /// Cell code in line keys.
-    fn code(self) -> u8 {
-        self as u8 + 1
-    }
-}
-
-/// The rule sets Gomocup plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rule {
-    /// Five or more in a row wins.
-    Freestyle,
-    /// Exactly five wins; overlines do not (Gomocup "standard", exact five).
-    Standard,
-    /// Black may not make double three, double four or overline.
-    Renju,
-    /// A five wins only if not blocked at both ends.
-    Caro,
-}
-
-impl Rule {
-    /// The rule for a Gomocup `INFO rule` value (Yixin's 2 also means renju).
-    /// The rule of an `INFO rule` bit mask: 1 exact five, 4 renju, 8 caro, and bit 2 for a
-    /// continuous game, which changes nothing here but that `BOARD` may carry field-3 stones
-    /// (walls). `2` alone is Yixin-Board's renju.
-    pub fn from_gomocup(code: u32) -> Option<Rule> {
-        let code = if code == 2 { 4 } else { code & !2 };
-        match code {
-            0 => Some(Rule::Freestyle),
-            1 => Some(Rule::Standard),
-            4 => Some(Rule::Renju),
-            8 => Some(Rule::Caro),
-            _ => None,
-        }
-    }
-
-    /// Whether this engine can play the rule: all of them now.
-    pub fn is_supported(self) -> bool {
-        matches!(self, Rule::Freestyle | Rule::Standard | Rule::Renju | Rule::Caro)
-    }
-}
-
-/// A cell, as an index into the padded array; coordinates count from 0 at the top left.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Move(u16);
-
-impl Move {
-    /// `None` when a coordinate is past the largest board.
-    pub fn new(x: usize, y: usize) -> Option<Move> {
-        (x < MAX_SIZE && y < MAX_SIZE).then(|| Move(((y + PAD) * STRIDE + x + PAD) as u16))
-    }
-
-    pub fn x(self) -> usize {
-        usize::from(self.0) % STRIDE - PAD
-    }
-
-    pub fn y(self) -> usize {
-        usize::from(self.0) / STRIDE - PAD
-    }
-
-    pub(crate) fn index(self) -> usize {
-        usize::from(self.0)
-    }
-
-    pub(crate) fn from_index(index: usize) -> Move {
-        Move(index as u16)
-    }
-}
-
-impl fmt::Display for Move {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{},{}", self.x(), self.y())
-    }
-}
-
-impl fmt::Debug for Move {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{self}")
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MoveError {
-    OffBoard,
-    Occupied,
-    GameOver,
-}
-
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            MoveError::OffBoard => "the square is off the board",
-            MoveError::Occupied => "the square is occupied",
-            MoveError::GameOver => "the game is over",
-        })
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BoardError {
-    Size {
-        width: usize,
-        height: usize,
-    },
-    Stone {
-        mv: Move,
-        error: MoveError,
-    },
-    Counts {
-        black: usize,
-        white: usize,
-    },
-    /// The side to move already has five: no game reaches that.
-    Finished,
-}
-
-impl fmt::Display for BoardError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BoardError::Size { width, height } => {
-                write!(f, "unsupported size {width}x{height} (sides from {MIN_SIZE} to {MAX_SIZE})")
-            }
-            BoardError::Stone { mv, error } => write!(f, "stone {mv}: {error}"),
-            BoardError::Counts { black, white } => {
-                write!(f, "{black} black and {white} white stones cannot arise in a game")
-            }
-            BoardError::Finished => f.write_str("the side to move already has five"),
-        }
-    }
-}
 
 /// Zobrist keys: one per colour and cell, and one for White to move.
 struct Zobrist {
@@ -190,35 +43,6 @@ fn zobrist() -> &'static Zobrist {
         Zobrist { cells, white_to_move: next() }
     })
 }
-
-const EMPTY_CELL: u8 = 0;
-const WALL_CELL: u8 = WALL as u8;
-
-/// State of one cell of the padded array.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct Cell {
-    /// Line keys of the neighbours, one per direction, kept for every cell.
-    keys: [u32; 4],
-    /// Per colour, per direction: the shape a stone of that colour would make here. Read only
-    /// while the cell is empty; `threats` and `values` always agree with it.
-    shapes: [[Shape; 4]; 2],
-    /// Per colour: the cell's worth to that colour as the side to move and as the side waiting.
-    values: [CellValue; 2],
-    threats: [Threat; 2],
-    /// Empty, black, white or wall.
-    code: u8,
-    /// How many stones are within [`NEAR_DISTANCE`] of the cell along a line.
-    near: u8,
-}
-
-const WALL_STATE: Cell = Cell {
-    keys: [0; 4],
-    shapes: [[Shape::Dead; 4]; 2],
-    values: [[0; 2]; 2],
-    threats: [Threat::None; 2],
-    code: WALL_CELL,
-    near: 0,
-};
 
 #[derive(Clone)]
 pub struct Board {
@@ -251,24 +75,6 @@ pub struct Board {
     frames: Vec<Frame>,
     /// The cells' scores before the re-scoring of the moves in `frames`, in order.
     rescored: Vec<Rescored>,
-}
-
-/// What a move's taking back restores besides the cells in [`Board::rescored`].
-#[derive(Clone)]
-struct Frame {
-    /// Where this move's entries start in [`Board::rescored`].
-    first: usize,
-    totals: [[Score; 2]; 2],
-    threat_counts: [[u32; THREAT_KINDS]; 2],
-}
-
-/// An empty cell's scores before a move changed them.
-#[derive(Clone)]
-struct Rescored {
-    cell: u16,
-    shapes: [[Shape; 4]; 2],
-    values: [CellValue; 2],
-    threats: [Threat; 2],
 }
 
 impl Board {
@@ -446,8 +252,7 @@ impl Board {
             return Err(MoveError::Occupied);
         }
         let i = mv.index();
-        self.frames.clear();
-        self.rescored.clear();
+        self.drop_frames();
         self.exclude(i);
         self.set_cell(i, WALL_CELL, true);
         self.hash ^= zobrist().cells[0][i] ^ zobrist().cells[1][i];
@@ -554,7 +359,7 @@ impl Board {
         let color = self.side;
         debug_assert!(self.cells[i].code == EMPTY_CELL && !self.won);
         self.won = self.cells[i].shapes[color.index()].contains(&Shape::Five);
-        self.frames.push(Frame { first: self.rescored.len(), totals: self.totals, threat_counts: self.threat_counts });
+        self.open_frame();
         self.exclude(i);
         self.set_cell(i, color.code(), true);
         self.hash ^= zobrist().cells[color.index()][i] ^ zobrist().white_to_move;
@@ -578,123 +383,15 @@ impl Board {
         self.history.pop();
         self.side = self.side.opponent();
         self.hash ^= zobrist().cells[self.side.index()][i] ^ zobrist().white_to_move;
-        if let Some(frame) = self.frames.pop() {
+        if !self.frames.is_empty() {
             self.set_cell(i, EMPTY_CELL, false);
-            for old in self.rescored.drain(frame.first..).rev() {
-                let cell = &mut self.cells[usize::from(old.cell)];
-                cell.shapes = old.shapes;
-                cell.values = old.values;
-                cell.threats = old.threats;
-            }
-            self.totals = frame.totals;
-            self.threat_counts = frame.threat_counts;
+            self.restore_frame();
         } else {
             self.set_cell(i, EMPTY_CELL, true);
             self.include(i);
         }
         self.won = false;
         self.foul = false;
-    }
-
-    /// Writes a cell code and updates the keys and near counts of its lines, and with `rescore`
-    /// the shapes and scores of the empty cells on them.
-    fn set_cell(&mut self, i: usize, code: u8, rescore: bool) {
-        self.cells[i].code = code;
-        self.update_candidate(i);
-        let near_delta: i16 = if code == EMPTY_CELL { -1 } else { 1 };
-        for (d, &step) in DIRECTIONS.iter().enumerate() {
-            for offset in (-(REACH as isize)..=REACH as isize).filter(|&o| o != 0) {
-                let q = (i as isize + offset * step) as usize;
-                let cell = &mut self.cells[q];
-                if cell.code == WALL_CELL {
-                    continue;
-                }
-                let shift = slot_shift(-offset);
-                cell.keys[d] = (cell.keys[d] & !(3 << shift)) | (u32::from(code) << shift);
-                if offset.abs() <= NEAR_DISTANCE {
-                    cell.near = (i16::from(cell.near) + near_delta) as u8;
-                    self.update_candidate(q);
-                }
-                if rescore && self.cells[q].code == EMPTY_CELL {
-                    self.refresh(q, d);
-                }
-            }
-        }
-    }
-
-    fn update_candidate(&mut self, i: usize) {
-        let bit = 1u64 << (i % 64);
-        if self.cells[i].code == EMPTY_CELL && self.cells[i].near > 0 {
-            self.candidate_bits[i / 64] |= bit;
-        } else {
-            self.candidate_bits[i / 64] &= !bit;
-        }
-    }
-
-    /// Re-reads the shapes of empty cell `i` in direction `d` and re-scores the cell, noting
-    /// its old scores in the open move's frame.
-    fn refresh(&mut self, i: usize, d: usize) {
-        let cell = &mut self.cells[i];
-        let [black, white] = self.table.shapes(cell.keys[d]);
-        if cell.shapes[0][d] == black && cell.shapes[1][d] == white {
-            return;
-        }
-        if !self.frames.is_empty() {
-            self.rescored.push(Rescored {
-                cell: i as u16,
-                shapes: cell.shapes,
-                values: cell.values,
-                threats: cell.threats,
-            });
-        }
-        // Built by selects, not by storing into the array and reading it back whole: a wide
-        // load right after narrow stores to the same bytes stalls until the stores retire.
-        let old = cell.shapes;
-        let shapes: [[Shape; 4]; 2] =
-            std::array::from_fn(|c| std::array::from_fn(|k| if k == d { [black, white][c] } else { old[c][k] }));
-        cell.shapes = shapes;
-        for (c, &lines) in shapes.iter().enumerate() {
-            let (threat, value) = self.cell_tables[c].lookup(lines);
-            self.threat_counts[c][cell.threats[c] as usize] -= 1;
-            self.threat_counts[c][threat as usize] += 1;
-            add_value(&mut self.totals[c], cell.values[c], -1);
-            add_value(&mut self.totals[c], value, 1);
-            cell.threats[c] = threat;
-            cell.values[c] = value;
-        }
-    }
-
-    /// Removes a cell that is being filled from the totals.
-    fn exclude(&mut self, i: usize) {
-        for c in 0..2 {
-            self.threat_counts[c][self.cells[i].threats[c] as usize] -= 1;
-            add_value(&mut self.totals[c], self.cells[i].values[c], -1);
-        }
-    }
-
-    /// Adds a cell that has just been emptied back to the totals, with fresh shapes.
-    fn include(&mut self, i: usize) {
-        for c in 0..2 {
-            self.threat_counts[c][self.cells[i].threats[c] as usize] += 1;
-            add_value(&mut self.totals[c], self.cells[i].values[c], 1);
-        }
-        for d in 0..4 {
-            self.refresh(i, d);
-        }
-    }
-
-    /// Empty cells near a stone, in index order.
-    pub(crate) fn candidates(&self) -> impl Iterator<Item = Move> + '_ {
-        self.candidate_bits.iter().enumerate().flat_map(|(word_index, &word)| {
-            let mut rest = word;
-            std::iter::from_fn(move || {
-                (rest != 0).then(|| {
-                    let bit = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    Move::from_index(word_index * 64 + bit)
-                })
-            })
-        })
     }
 
     /// The centre cell, the usual first move.
@@ -717,13 +414,6 @@ impl Board {
             out.push('\n');
         }
         out
-    }
-}
-
-/// Adds (`sign` 1) or removes (`sign` -1) a cell's worth in both roles to a colour's totals.
-fn add_value(totals: &mut [Score; 2], value: CellValue, sign: Score) {
-    for (total, v) in totals.iter_mut().zip(value) {
-        *total += sign * Score::from(v);
     }
 }
 

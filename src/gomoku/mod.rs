@@ -9,11 +9,14 @@ pub mod notation;
 pub mod pattern;
 mod renju;
 pub mod scripts;
+mod setup;
 pub mod swap2;
 pub mod threat;
+mod types;
 mod vcf;
 
-pub use board::{Board, BoardError, Color, MAX_SIZE, MIN_SIZE, Move, MoveError, Rule};
+pub use board::Board;
+pub use types::{BoardError, Color, MAX_SIZE, MIN_SIZE, Move, MoveError, Rule};
 
 use crate::game::{Game, Outcome, Playable, Verdict, grid_diagram};
 use crate::score::Score;
@@ -37,7 +40,7 @@ const PLAIN_FOUR_PLIES: u32 = 4;
 impl Game for Board {
     type Move = Move;
 
-    const HISTORY_SIZE: usize = board::CELLS;
+    const HISTORY_SIZE: usize = types::CELLS;
 
     fn hash(&self) -> u64 {
         Board::hash(self)
@@ -90,7 +93,7 @@ impl Game for Board {
 
     fn decode_move(&self, code: u32) -> Option<Move> {
         let index = code as usize;
-        if index >= board::CELLS {
+        if index >= types::CELLS {
             return None;
         }
         let mv = Move::from_index(index);
@@ -101,8 +104,9 @@ impl Game for Board {
         mv.index()
     }
 
-    fn order_score(&self, mv: Move) -> i32 {
-        self.move_order_score(mv)
+    fn order_scores(&self, moves: &[Move], out: &mut Vec<i32>) {
+        out.clear();
+        out.extend(moves.iter().map(|&mv| self.move_order_score(mv)));
     }
 
     fn prove_win(&mut self, max_nodes: u32) -> Option<(Move, u32)> {

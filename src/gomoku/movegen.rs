@@ -7,9 +7,10 @@
 //! makes our forced block of his four a four of ours. That list is nearly sound (a counter that
 //! works two moves later is not in it) and turns the attacker's threes into narrow forced lines.
 
-use super::board::{Board, Color, DIRECTIONS, Move};
-use super::pattern::{REACH, Shape};
+use super::board::Board;
+use super::pattern::Shape;
 use super::threat::{THREAT_KINDS, Threat};
+use super::types::{Color, DIRECTIONS, Move, REACH};
 
 /// Ordering bonus by the threat a move makes for the mover; blocking the same threat of the
 /// opponent earns half.
@@ -189,9 +190,10 @@ fn line_neighbours(cell: Move) -> impl Iterator<Item = (usize, isize, Move)> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::board::Board;
     use super::super::board::tests::{board_from, mv};
-    use super::super::board::{Board, Color, Move, Rule};
     use super::super::threat::Threat;
+    use super::super::types::{Color, Move, Rule};
     use crate::game::Game;
 
     fn generated(board: &Board) -> Vec<Move> {

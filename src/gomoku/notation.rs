@@ -1,7 +1,8 @@
 //! The compact position notation of opening books and c-gomoku-cli (`h8i9j10`: column letter,
 //! then row number from 1, moves alternating from black).
 
-use super::board::{Board, BoardError, Move, Rule};
+use super::board::Board;
+use super::types::{BoardError, Move, Rule};
 
 /// Moves of a compact position string, `None` if it does not parse.
 pub fn parse_moves(text: &str) -> Option<Vec<Move>> {

@@ -14,7 +14,7 @@
 
 use std::sync::OnceLock;
 
-use super::board::Rule;
+use super::types::{REACH, Rule};
 
 /// Shape made in one line by a stone on the centre cell, weakest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -107,8 +107,6 @@ impl Shape {
 /// Cell codes in a line key.
 pub const EMPTY: u32 = 0;
 pub const WALL: u32 = 3;
-/// Cells seen on each side of the centre.
-pub const REACH: usize = 5;
 pub const KEY_BITS: u32 = 4 * REACH as u32;
 
 /// Bit offset in a key of the neighbour `offset` cells away (negative: before the centre).

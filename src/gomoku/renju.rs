@@ -10,9 +10,10 @@
 //! and is not forbidden, with the stone in place. Each level adds a stone, so the recursion
 //! ends; in practice it is one or two levels deep.
 
-use super::board::{Board, Color, DIRECTIONS, Move, Rule};
-use super::pattern::{EMPTY, PatternTable, REACH, Shape, slot_shift};
+use super::board::Board;
+use super::pattern::{EMPTY, PatternTable, Shape, slot_shift};
 use super::threat::Threat;
+use super::types::{Color, DIRECTIONS, Move, REACH, Rule};
 
 /// Cell code of a black stone in a line key.
 const BLACK: u32 = 1;

@@ -6,8 +6,9 @@
 //! Under renju black attacks only with moves he may play, and a white four whose one block is
 //! forbidden to black has already won.
 
-use super::board::{Board, Move};
+use super::board::Board;
 use super::threat::Threat;
+use super::types::Move;
 
 /// Deepest VCF line, in plies.
 const MAX_VCF_PLIES: u32 = 40;
@@ -85,8 +86,8 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::super::board::Rule;
     use super::super::board::tests::{board_from, mv};
+    use super::super::types::Rule;
 
     #[test]
     fn finds_a_four_four_by_continuous_fours() {

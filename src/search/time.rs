@@ -1,13 +1,17 @@
-//! Turning [`SearchLimits`] into deadlines.
+//! The one time manager: turning [`SearchLimits`] into deadlines, a game clock into one move's
+//! budget ([`move_budget`], for commands that split a move over several searches: swap2,
+//! balance) and a byo-yomi clock into limits ([`byo_yomi_limits`], GTP). Protocols only report
+//! their clocks; every decision about how to spend them is made here.
 //!
 //! The hard deadline is never crossed: the search polls it every 128 nodes and the answer is
 //! due before it. The soft deadline decides whether another iteration is worth
 //! starting; it stretches when the best move keeps changing and shrinks when it is stable.
-//! Both keep [`MOVE_OVERHEAD`] back for the reply to reach the manager.
+//! Both keep [`MOVE_OVERHEAD`] back for the reply to reach the manager. All arithmetic
+//! saturates: a clock of any size a protocol can parse gives deadlines, never an overflow.
 
 use std::time::{Duration, Instant};
 
-use super::limits::SearchLimits;
+use super::limits::{Clock, SearchLimits};
 
 /// Reserved for process scheduling and the pipe to the manager. On this project's 2-core VM a
 /// reply reached c-gomoku-cli up to 60 ms after the engine's deadline (once in about 4,400
@@ -35,13 +39,12 @@ impl TimeManager {
     /// work before the search, such as allocating the hash table, is paid from the budget).
     pub fn new(limits: &SearchLimits, start: Instant) -> Self {
         let mut hard: Option<Duration> = limits.move_time;
-        let mut soft = limits.move_time.map(|t| t.mul_f64(SOFT_SHARE));
+        let mut soft = limits.move_time.map(|t| scaled(t, SOFT_SHARE));
         if let Some(clock) = limits.clock {
-            let moves = clock.moves_to_go.unwrap_or(EXPECTED_MOVES_LEFT).max(1);
-            let share = clock.remaining / moves + clock.increment.mul_f64(0.8);
-            let cap = clock.remaining.mul_f64(MAX_CLOCK_SHARE);
-            let clock_hard = (share * 3).min(cap);
-            let clock_soft = share.min(cap).mul_f64(0.8);
+            let share = (clock.remaining / moves_left(&clock)).saturating_add(scaled(clock.increment, 0.8));
+            let cap = scaled(clock.remaining, MAX_CLOCK_SHARE);
+            let clock_hard = share.saturating_mul(3).min(cap);
+            let clock_soft = scaled(share.min(cap), 0.8);
             hard = Some(hard.map_or(clock_hard, |h| h.min(clock_hard)));
             soft = Some(soft.map_or(clock_soft, |s| s.min(clock_soft)));
         }
@@ -65,14 +68,58 @@ impl TimeManager {
     /// Whether to begin another iteration; `instability` is 1.0 for a settled best move and
     /// grows when it has been changing between iterations.
     pub fn may_start_iteration(&self, instability: f64) -> bool {
-        self.soft.is_none_or(|s| self.elapsed() < s.mul_f64(instability.clamp(0.5, 2.0)))
+        self.soft.is_none_or(|s| self.elapsed() < scaled(s, instability.clamp(0.5, 2.0)))
     }
+}
+
+/// One move's share of the time, for a command that spends it over several searches (swap2's
+/// judgements, balance's rounds): the per-move limit, or the clock shared over the moves left,
+/// whichever is less; `None` when neither limits the move.
+pub fn move_budget(limits: &SearchLimits) -> Option<Duration> {
+    let from_clock = limits.clock.map(|clock| clock.remaining / moves_left(&clock));
+    match (limits.move_time, from_clock) {
+        (Some(turn), Some(share)) => Some(turn.min(share)),
+        (turn, share) => turn.or(share),
+    }
+}
+
+/// Limits for a move under Canadian byo-yomi (GTP `time_settings`): periods of `period` in which
+/// `period_stones` stones must be played follow the main time. `left` is the main time left
+/// while `stones_left` is 0, and otherwise the current period's time left for its
+/// `stones_left` stones.
+pub fn byo_yomi_limits(left: Duration, stones_left: u32, period: Duration, period_stones: u32) -> SearchLimits {
+    let in_byo_yomi = stones_left > 0;
+    let main_left = if in_byo_yomi { Duration::ZERO } else { left };
+    let mut limits = SearchLimits::default();
+    if !main_left.is_zero() {
+        limits.clock = Some(Clock { remaining: main_left, increment: Duration::ZERO, moves_to_go: None });
+    }
+    if in_byo_yomi {
+        // A byo-yomi period is shared evenly by its stones; the last one may use all of it.
+        limits.move_time = Some(left / stones_left);
+    } else if period_stones > 0 {
+        // Byo-yomi waits after the main time: a move never needs less than its share of it.
+        limits.move_time = Some(main_left.max(period / period_stones));
+    } else if main_left.is_zero() {
+        // Sudden death and nothing left: answer at once rather than lose on time.
+        limits.depth = Some(1);
+    }
+    limits
+}
+
+/// Moves the clock must last: what it says, else [`EXPECTED_MOVES_LEFT`]; at least one.
+fn moves_left(clock: &Clock) -> u32 {
+    clock.moves_to_go.unwrap_or(EXPECTED_MOVES_LEFT).max(1)
+}
+
+/// `duration * factor`, saturating at [`Duration::MAX`] where `Duration::mul_f64` would panic.
+fn scaled(duration: Duration, factor: f64) -> Duration {
+    Duration::try_from_secs_f64(duration.as_secs_f64() * factor).unwrap_or(Duration::MAX)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::limits::Clock;
 
     #[test]
     fn per_move_limit_keeps_the_overhead_back() {
@@ -96,6 +143,45 @@ mod tests {
     fn zero_time_expires_at_once() {
         let tm = TimeManager::new(&SearchLimits::move_time(Duration::ZERO), Instant::now());
         assert!(tm.hard_expired());
+    }
+
+    #[test]
+    fn the_largest_clocks_saturate_instead_of_overflowing() {
+        let clock = Clock { remaining: Duration::MAX, increment: Duration::MAX, moves_to_go: Some(1) };
+        let limits = SearchLimits { clock: Some(clock), move_time: Some(Duration::MAX), ..SearchLimits::default() };
+        let tm = TimeManager::new(&limits, Instant::now());
+        assert!(!tm.hard_expired());
+        assert!(tm.may_start_iteration(2.0));
+        assert_eq!(move_budget(&limits), Some(Duration::MAX));
+        let limits = byo_yomi_limits(Duration::MAX, 0, Duration::MAX, 1);
+        assert!(!TimeManager::new(&limits, Instant::now()).hard_expired());
+    }
+
+    #[test]
+    fn move_budget_shares_the_clock_but_never_exceeds_the_turn() {
+        let clock = |secs| Clock { remaining: Duration::from_secs(secs), increment: Duration::ZERO, moves_to_go: None };
+        let limits = |turn: Option<Duration>, secs: Option<u64>| SearchLimits {
+            move_time: turn,
+            clock: secs.map(clock),
+            ..SearchLimits::default()
+        };
+        let five = Some(Duration::from_secs(5));
+        assert_eq!(move_budget(&limits(five, Some(50))), Some(Duration::from_secs(2)));
+        assert_eq!(move_budget(&limits(five, Some(1000))), five);
+        assert_eq!(move_budget(&limits(None, Some(50))), Some(Duration::from_secs(2)));
+        assert_eq!(move_budget(&limits(None, None)), None);
+    }
+
+    #[test]
+    fn byo_yomi_shares_a_period_over_its_stones() {
+        let secs = Duration::from_secs;
+        let in_period = byo_yomi_limits(secs(30), 3, secs(60), 5);
+        assert_eq!((in_period.move_time, in_period.clock), (Some(secs(10)), None));
+        let main = byo_yomi_limits(secs(5), 0, secs(60), 5);
+        assert_eq!(main.move_time, Some(secs(12)));
+        assert_eq!(main.clock.map(|c| c.remaining), Some(secs(5)));
+        let sudden_death_over = byo_yomi_limits(Duration::ZERO, 0, Duration::ZERO, 0);
+        assert_eq!(sudden_death_over.depth, Some(1));
     }
 
     #[test]

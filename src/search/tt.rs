@@ -3,7 +3,9 @@
 //! Each entry is two `AtomicU64`: the key XOR-ed with the data, and the data. A torn write (two
 //! threads storing the same slot at once) makes the XOR check fail, so a reader sees either a
 //! whole entry or none; no locks on the hot path. Four entries form a 64-byte bucket, one cache
-//! line, and a new entry replaces the shallowest or oldest one in its bucket.
+//! line, and a new entry replaces the shallowest or oldest one in its bucket. A position stored
+//! again keeps its deeper entry of the same move: a shallow re-search (a reduced or null-window
+//! look, a helper thread one iteration behind) must not overwrite what a deeper one proved.
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
@@ -78,7 +80,8 @@ impl TranspositionTable {
         self.generation.store(0, Ordering::Relaxed);
     }
 
-    /// Marks entries stored from now on as newer than the ones before (call once per search).
+    /// Marks entries stored from now on as newer than the ones before: call once per move, not
+    /// per search, so the searches of one move (balance runs dozens) keep each other's entries.
     pub fn new_search(&self) {
         let next = (self.generation.load(Ordering::Relaxed) + 1) & GEN_MASK;
         self.generation.store(next, Ordering::Relaxed);
@@ -107,8 +110,11 @@ impl TranspositionTable {
             let data = slot[1].load(Ordering::Relaxed);
             if data == 0 || slot[0].load(Ordering::Relaxed) ^ data == key {
                 victim = slot;
-                // Keep the old best move when the new result has none.
                 let old = unpack(data);
+                if data != 0 && old.depth > depth && stored_generation(data) == generation {
+                    return;
+                }
+                // Keep the old best move when the new result has none.
                 if data != 0 && mv.is_none() && old.mv.is_some() {
                     let data = pack(old.mv, score, depth, bound, generation);
                     slot[0].store(key ^ data, Ordering::Relaxed);
@@ -183,6 +189,17 @@ mod tests {
         tt.store(42, None, -5, 4, Bound::Upper);
         let e = tt.probe(42).unwrap();
         assert_eq!((e.mv, e.score, e.depth, e.bound), (Some(7), -5, 4, Bound::Upper));
+    }
+
+    #[test]
+    fn a_shallower_result_keeps_the_deeper_entry_of_the_same_move_only() {
+        let tt = TranspositionTable::new(1);
+        tt.store(42, Some(7), 10, 6, Bound::Exact);
+        tt.store(42, Some(8), -5, 2, Bound::Upper);
+        assert_eq!(tt.probe(42).map(|e| (e.mv, e.depth)), Some((Some(7), 6)));
+        tt.new_search();
+        tt.store(42, Some(8), -5, 2, Bound::Upper);
+        assert_eq!(tt.probe(42).map(|e| (e.mv, e.depth)), Some((Some(8), 2)));
     }
 
     #[test]

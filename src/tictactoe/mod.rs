@@ -412,6 +412,18 @@ impl Game for TicTacToe {
         usize::from(cell.index)
     }
 
+    fn order_scores(&self, cells: &[Cell], out: &mut Vec<i32>) {
+        out.clear();
+        out.extend(cells.iter().map(|&cell| self.order_score(cell)));
+    }
+
+    /// Exactness: the search must neither reduce nor prune any move of a solved game.
+    fn is_tactical(&self, _cell: Cell) -> bool {
+        true
+    }
+}
+
+impl TicTacToe {
     /// Winning now first, then blocking the opponent's win, then the cells on most live lines.
     fn order_score(&self, cell: Cell) -> i32 {
         let completes = |mark: Mark| {
@@ -428,11 +440,6 @@ impl Game for TicTacToe {
         } else {
             self.line_potential(cell, self.to_move) + self.line_potential(cell, self.to_move.opponent())
         }
-    }
-
-    /// Exactness: the search must neither reduce nor prune any move of a solved game.
-    fn is_tactical(&self, _cell: Cell) -> bool {
-        true
     }
 }
 

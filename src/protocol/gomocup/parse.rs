@@ -18,7 +18,7 @@ use nom::error::Error;
 use nom::sequence::{preceded, separated_pair, terminated};
 use nom::{IResult, Parser};
 
-use crate::gomoku::Move;
+use crate::gomoku::{Move, Rule};
 
 /// One manager command. Coordinates are `(x, y)`, not yet checked against the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -376,6 +376,20 @@ impl fmt::Display for OneLine<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// The rule of an `INFO rule` bit mask: 1 exact five, 4 renju, 8 caro, and bit 2 for a
+/// continuous game, which changes nothing here but that `BOARD` may carry field-3 stones
+/// (walls). `2` alone is Yixin-Board's renju. `None` for masks no rule answers.
+pub fn rule_from_gomocup(code: u32) -> Option<Rule> {
+    let code = if code == 2 { 4 } else { code & !2 };
+    match code {
+        0 => Some(Rule::Freestyle),
+        1 => Some(Rule::Standard),
+        4 => Some(Rule::Renju),
+        8 => Some(Rule::Caro),
+        _ => None,
     }
 }
 

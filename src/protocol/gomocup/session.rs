@@ -19,34 +19,27 @@
 //!   proven lost, and `REFRESH` after each iteration (then `BEST` again if the iteration's
 //!   ranking changed the best move). Yixin's `POS`/`DONE` lines per root move
 //!   are not sent: every root move of every iteration, from depth 1 on, would be two lines.
+//!
+//! Files: this one is the state machine (lines in, modes, settings, the game); `think.rs` has
+//! the commands that search, `replies.rs` the text of progress and live lines.
+
+mod replies;
+mod think;
 
 use std::io::{self, BufReader, Write};
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-use super::parse::{Command, Info, ParseError, Response, parse_command};
-use crate::engine::balance::{BalanceTarget, Balanced};
+use super::parse::{Command, Info, ParseError, Response, parse_command, rule_from_gomocup};
 use crate::engine::{Engine, default_threads};
-use crate::game::Game;
-use crate::gomoku::swap2::{self, Judgement, Swap2Choice};
 use crate::gomoku::{Board, Color, Move, Rule};
 use crate::protocol::io::{InputLine, Interrupt, Output, Signals, spawn_reader};
-use crate::score::{Score, describe, is_mate};
 use crate::search::limits::{Clock, SearchLimits};
-use crate::search::time::EXPECTED_MOVES_LEFT;
-use crate::search::{RootLine, SearchEvent, SearchInfo, SearchResult};
+use replies::max_hash_size_exponent;
 
 /// `timeout_turn` when the manager does not send one (piskvork's default).
 const DEFAULT_TURN_TIME: Duration = Duration::from_millis(5_000);
-/// Share of the manager's `max_memory` given to the transposition table; the rest covers the
-/// program, the per-thread tables and the memory the allocator keeps back.
-const HASH_MEMORY_SHARE: f64 = 0.4;
-/// Largest table taken from a `max_memory` or a `hash_size`, however large: allocating more
-/// would make `START` (where a new size takes effect) slow enough to worry a manager waiting for
-/// its `OK`.
-const MAX_HASH_MB: usize = 256;
 /// Share of a move's time each swap2 judgement search may use; swap2 makes at most three.
 const SWAP2_JUDGE_SHARE: f64 = 0.2;
 
@@ -135,14 +128,6 @@ impl TimeControl {
             moves_to_go: None,
         })
     }
-
-    /// A single move's share of the time, for work split over several searches.
-    fn move_budget(&self) -> Duration {
-        match self.clock() {
-            Some(clock) => self.turn.min(clock.remaining / EXPECTED_MOVES_LEFT),
-            None => self.turn,
-        }
-    }
 }
 
 /// One brain's conversation with a manager.
@@ -163,8 +148,6 @@ pub struct Session<W: Write + Send> {
     max_depth: Option<u32>,
     /// Nodes any move may search (`INFO max_node`).
     max_nodes: Option<u64>,
-    /// Table size when the manager sets no memory limit: the engine's size at start-up.
-    default_hash_mb: usize,
     mode: Mode,
     /// Points the brain must not play (`YXBLOCK`).
     blocked: Vec<Move>,
@@ -181,7 +164,6 @@ impl<W: Write + Send> Session<W> {
     pub fn new(engine: Engine, out: W, signals: Arc<Signals>) -> Self {
         Session {
             out: Output::new(out),
-            default_hash_mb: engine.hash_mb(),
             engine,
             signals,
             board: None,
@@ -435,7 +417,7 @@ impl<W: Write + Send> Session<W> {
         if board.history().len() > self.setup && board.last_move() == Some(mv) {
             board.undo();
         } else if board.history().len() <= self.setup && board.stone(mv) == Some(board.side_to_move().opponent()) {
-            board = without(&board, mv).ok_or_else(|| format!("cannot take back {mv}"))?;
+            board = board.without_stone(mv).ok_or_else(|| format!("cannot take back {mv}"))?;
             self.setup = board.history().len();
         } else {
             return Err(format!("{mv} is not the last stone played"));
@@ -456,39 +438,28 @@ impl<W: Write + Send> Session<W> {
             return Err(error);
         }
         let current = self.game()?;
-        let (mut own, mut opponent, mut walls) = (Vec::new(), Vec::new(), Vec::new());
+        // Played stones in the order listed, each with whether it is the brain's own.
+        let (mut played, mut walls) = (Vec::new(), Vec::new());
         for &(x, y, field) in stones {
             let mv = square(&current, x, y)?;
             match field {
-                1 => own.push(mv),
-                2 => opponent.push(mv),
+                1 | 2 => played.push((mv, field == 1)),
                 // A continuous game's winning-line or forbidden stone: nobody's, and in the way.
                 3 => walls.push(mv),
                 _ => return Err(format!("bad field {field} at {mv}, expected 1, 2 or 3")),
             }
         }
         // The brain is to move: with equal counts it is black, one stone behind it is white.
-        let brain_is_black = own.len() == opponent.len();
-        let (black, white) = if brain_is_black {
-            (own, opponent)
-        } else if opponent.len() == own.len() + 1 {
-            (opponent, own)
-        } else {
-            let (own, opponent) = (own.len(), opponent.len());
+        let own = played.iter().filter(|&&(_, own)| own).count();
+        let opponent = played.len() - own;
+        if own != opponent && opponent != own + 1 {
             return Err(format!("{own} own and {opponent} opponent stones: the brain cannot be to move"));
-        };
-        let played: Vec<_> = stones.iter().copied().filter(|&(_, _, field)| field != 3).collect();
-        let in_order = (self.rule == Rule::Renju).then(|| in_move_order(&current, &played, brain_is_black)).flatten();
-        let (mut board, setup) = match in_order {
-            // Replayed in order, so TAKEBACK can undo the stones one by one.
-            Some(board) => (board?, 0),
-            None => {
-                let board = Board::from_stones(current.width(), current.height(), self.rule, &black, &white)
-                    .map_err(|error| format!("bad position: {error}"))?;
-                let setup = board.history().len();
-                (board, setup)
-            }
-        };
+        }
+        let brain_is_black = own == opponent;
+        let colour = |own: bool| if own == brain_is_black { Color::Black } else { Color::White };
+        let listed: Vec<(Move, Color)> = played.iter().map(|&(mv, own)| (mv, colour(own))).collect();
+        let (mut board, setup) = Board::from_listed_stones(current.width(), current.height(), self.rule, &listed)
+            .map_err(|error| format!("bad position: {error}"))?;
         for &wall in &walls {
             board.add_wall(wall).map_err(|error| format!("bad position: field 3 stone {wall}: {error}"))?;
         }
@@ -523,187 +494,18 @@ impl<W: Write + Send> Session<W> {
         Ok(Answer::Nothing)
     }
 
-    fn finish_swap2(
-        &mut self,
-        points: &[(usize, usize)],
-        error: Option<String>,
-        received: Instant,
-    ) -> Result<Answer, String> {
-        if let Some(error) = self.rule_error.take().or(error) {
-            return Err(error);
-        }
-        let current = self.game()?;
-        let stones = points.iter().map(|&(x, y)| square(&current, x, y)).collect::<Result<Vec<_>, _>>()?;
-        let judge_time = self.time.move_budget().saturating_sub(received.elapsed()).mul_f64(SWAP2_JUDGE_SHARE);
-        let Session { engine, signals, max_depth, .. } = self;
-        let mut judge = |board: &Board| {
-            signals.arm();
-            let limits = SearchLimits { depth: *max_depth, ..SearchLimits::move_time(judge_time) };
-            let result = engine.go(board, &limits, Instant::now(), signals.stop_flag(), &mut |_| {});
-            Judgement { score: result.score, best: result.best_move }
-        };
-        let choice = swap2::choose(current.width(), current.height(), self.rule, &stones, &mut judge);
-        if self.signals.quit_requested() {
-            return Ok(Answer::Quit);
-        }
-        Ok(Answer::Reply(match choice.map_err(|error| error.to_string())? {
-            Swap2Choice::Opening(stones) => Response::Stones(stones.to_vec()),
-            Swap2Choice::PutTwo(stones) => Response::Stones(stones.to_vec()),
-            Swap2Choice::Swap => Response::Swap,
-            Swap2Choice::Play(mv) => Response::Move(mv),
-        }))
-    }
-
-    /// Searches `board`, where the brain is to move, plays the answer on it, keeps it as the
-    /// game (its first `setup` moves set up by `BOARD`) and replies with the move, after the
-    /// `nbest` best moves as messages if asked (`YXNBEST`). The clock started at `received`.
-    fn play_best(
-        &mut self,
-        mut board: Board,
-        setup: usize,
-        received: Instant,
-        nbest: Option<usize>,
-    ) -> Result<Answer, String> {
-        if board.is_over() {
-            return Err("the game is over".into());
-        }
-        let result = self.search(&board, received, nbest.unwrap_or(1));
-        if self.signals.quit_requested() {
-            return Ok(Answer::Quit);
-        }
-        let mv = result.best_move.ok_or(if self.blocked.is_empty() {
-            "no move to play"
-        } else {
-            "every move is blocked"
-        })?;
-        board.play(mv).map_err(|error| format!("search chose {mv}: {error}"))?;
-        let mut replies = Vec::new();
-        if nbest.is_some() {
-            replies.extend(
-                result.lines.iter().enumerate().map(|(i, line)| Response::Message(nbest_line(i, line, result.depth))),
-            );
-        }
-        replies.push(Response::Move(mv));
-        if self.pondering && !board.is_over() {
-            self.ponder = Some(board.clone());
-        }
-        self.board = Some(board);
-        self.setup = setup;
-        Ok(Answer::Replies(replies))
-    }
-
-    /// The limits of a search for the brain's own move: the clock, the depth and node caps,
-    /// and the blocked points.
-    fn move_limits(&self) -> SearchLimits {
-        SearchLimits {
-            depth: self.max_depth,
-            nodes: self.max_nodes,
-            excluded: self.blocked.iter().map(|&mv| Board::encode_move(mv)).collect(),
-            ..self.time.limits()
-        }
-    }
-
-    /// Runs the engine with the session's settings, ranking `lines` root moves, reporting
-    /// progress as `MESSAGE` lines (and, in GUI mode, live lines) until `END` arrives.
-    fn search(&mut self, board: &Board, received: Instant, lines: usize) -> SearchResult<Move> {
-        let limits = SearchLimits { multi_pv: lines, report_root_moves: self.gui, ..self.move_limits() };
-        let Session { engine, out, signals, gui, .. } = self;
-        let mut live = Realtime::default();
-        signals.arm();
-        engine.go(board, &limits, received, signals.stop_flag(), &mut |event| {
-            if signals.quit_requested() {
-                return;
-            }
-            let lines = match event {
-                SearchEvent::Iteration(info) => {
-                    let mut lines = vec![Response::Message(progress(info))];
-                    if *gui {
-                        lines.push(Response::Message("REALTIME REFRESH".into()));
-                        lines.extend(info.pv.first().and_then(|&mv| live.best(mv)));
-                    }
-                    lines
-                }
-                SearchEvent::RootMove { mv, score, new_best } => {
-                    live.root_move(mv, score, new_best).into_iter().collect()
-                }
-            };
-            for line in lines {
-                if out.line(line).is_err() {
-                    // The manager is gone: stop thinking for it. Writing the reply will fail
-                    // too and end the session.
-                    signals.stop_flag().store(true, Ordering::SeqCst);
-                }
-            }
-        })
-    }
-
-    /// Searches `position`, where the opponent is to move, until the next line arrives, so
-    /// the table holds the answers to the likely replies. Says only, in one `MESSAGE` once it
-    /// is over, how far it got.
-    fn ponder_on(&mut self, position: &Board) -> io::Result<()> {
-        if self.signals.quit_requested() || !self.signals.start_pondering() {
-            return Ok(());
-        }
-        let limits = SearchLimits { depth: self.max_depth, ..SearchLimits::default() };
-        let result = self.engine.go(position, &limits, Instant::now(), self.signals.stop_flag(), &mut |_| {});
-        self.signals.stop_pondering();
-        if self.signals.quit_requested() {
-            return Ok(());
-        }
-        let pv: Vec<String> = result.pv.iter().map(Move::to_string).collect();
-        let elapsed = result.elapsed.as_millis();
-        let text = format!("ponder depth {} n {} tm {elapsed} pv {}", result.depth, result.nodes, pv.join(" "));
-        self.out.line(Response::Message(text))
-    }
-
-    /// `YXBALANCEONE` / `YXBALANCETWO`: places the `stones` stones after which the position's
-    /// value for the side to move is closest to `bias` (in the engine's score units), within
-    /// the move's time, and answers them.
-    fn balance(&mut self, stones: usize, bias: i32, received: Instant) -> Result<Answer, String> {
-        let mut board = self.game()?;
-        if board.is_over() {
-            return Err("the game is over".into());
-        }
-        let limits = self.move_limits();
-        let Session { engine, out, signals, .. } = self;
-        signals.arm();
-        let found = engine.balance(
-            &board,
-            BalanceTarget { stones, bias },
-            &limits,
-            received,
-            signals.stop_flag(),
-            &mut |round| {
-                if !signals.quit_requested() && out.line(Response::Message(balance_progress(round))).is_err() {
-                    signals.stop_flag().store(true, Ordering::SeqCst);
-                }
-            },
-        );
-        if self.signals.quit_requested() {
-            return Ok(Answer::Quit);
-        }
-        let found = found.ok_or("no stones to place")?;
-        for &mv in &found.moves {
-            board.play(mv).map_err(|error| format!("balance chose {mv}: {error}"))?;
-        }
-        self.board = Some(board);
-        Ok(Answer::Reply(match found.moves[..] {
-            [mv] => Response::Move(mv),
-            _ => Response::Stones(found.moves),
-        }))
-    }
-
     fn info(&mut self, info: Info) {
         match info {
             Info::TimeoutTurn(ms) => self.time.turn = Duration::from_millis(ms),
             Info::TimeoutMatch(ms) => self.time.match_time = Duration::from_millis(ms),
             Info::TimeLeft(ms) => self.time.left = Some(Duration::from_millis(ms)),
-            Info::MaxMemory(bytes) => self.engine.set_hash_mb(hash_mb_for(bytes, self.default_hash_mb)),
+            Info::MaxMemory(bytes) => self.engine.limit_memory(bytes),
             // The manager's cap, not a wish: threads beyond the cores only slow a search down,
             // and thousands of them (a fuzzed `INFO thread_num 2000`) stall it for minutes.
             Info::ThreadNum(threads) => self.engine.set_threads((threads as usize).min(default_threads())),
             Info::MaxDepth(depth) => self.max_depth = (depth > 0).then_some(depth),
-            Info::HashSize(kib) => self.engine.set_hash_mb(hash_mb_for_kib(kib, self.default_hash_mb)),
+            // Yixin's `hash_size` is the table alone, as Rapfi reads it too.
+            Info::HashSize(kib) => self.engine.set_table_kib(kib),
             Info::MaxNode(nodes) => self.max_nodes = (nodes > 0).then_some(nodes),
             Info::TimeIncrement(ms) => self.time.increment = Duration::from_millis(ms),
             Info::Pondering(on) => self.pondering = on,
@@ -711,8 +513,8 @@ impl<W: Write + Send> Session<W> {
             // points near stones, narrowed only where threats prove it sound), with nothing
             // between rash and cautious to choose, so the setting is accepted and ignored.
             Info::CautionFactor(_) => log::debug!("ignoring {info:?}"),
-            Info::Rule(code) => match Rule::from_gomocup(code) {
-                Some(rule) if rule.is_supported() => {
+            Info::Rule(code) => match rule_from_gomocup(code) {
+                Some(rule) => {
                     self.rule_error = None;
                     self.set_rule(rule);
                 }
@@ -734,7 +536,7 @@ impl<W: Write + Send> Session<W> {
         // mislead, and `START` keeps the table.
         self.engine.clear_hash();
         if let Some(board) = &self.board {
-            match replay(board, rule) {
+            match board.under_rule(rule) {
                 Some(rebuilt) => self.board = Some(rebuilt),
                 None => log::warn!("the position does not fit rule {rule:?}; keeping the old rule for this game"),
             }
@@ -749,146 +551,11 @@ fn square(board: &Board, x: usize, y: usize) -> Result<Move, String> {
         .ok_or_else(|| format!("{x},{y} is off the {}x{} board", board.width(), board.height()))
 }
 
-/// Under renju a black stone's legality depends on when it was played, and managers list
-/// `BOARD` stones in the order of play: when they alternate from black, they are replayed in
-/// that order, which also makes them a history that `TAKEBACK` can unwind. `None` when they do
-/// not alternate.
-fn in_move_order(
-    current: &Board,
-    stones: &[(usize, usize, usize)],
-    brain_is_black: bool,
-) -> Option<Result<Board, String>> {
-    let black_field = if brain_is_black { 1 } else { 2 };
-    let alternates = stones.iter().enumerate().all(|(i, &(_, _, field))| (field == black_field) == (i % 2 == 0));
-    if !alternates {
-        return None;
-    }
-    let mut board = Board::new(current.width(), current.height(), current.rule()).ok()?;
-    for &(x, y, _) in stones {
-        let result = square(&board, x, y)
-            .and_then(|mv| board.play(mv).map_err(|error| format!("bad position: stone {mv}: {error}")));
-        if let Err(error) = result {
-            return Some(Err(error));
-        }
-    }
-    Some(Ok(board))
-}
-
-/// The same game under another rule; `None` if it could not have been played so.
-fn replay(board: &Board, rule: Rule) -> Option<Board> {
-    let mut replayed = Board::new(board.width(), board.height(), rule).ok()?;
-    for &mv in board.history() {
-        replayed.play(mv).ok()?;
-    }
-    Some(replayed)
-}
-
-/// The position without the stone on `removed`, as a set of stones: the order of play is lost.
-fn without(board: &Board, removed: Move) -> Option<Board> {
-    let (mut black, mut white) = (Vec::new(), Vec::new());
-    for y in 0..board.height() {
-        for x in 0..board.width() {
-            let mv = Move::new(x, y)?;
-            if mv == removed {
-                continue;
-            }
-            match board.stone(mv) {
-                Some(Color::Black) => black.push(mv),
-                Some(Color::White) => white.push(mv),
-                None => {}
-            }
-        }
-    }
-    Board::from_stones(board.width(), board.height(), board.rule(), &black, &white).ok()
-}
-
-/// The table size for a manager's `max_memory` in bytes (0: no limit).
-fn hash_mb_for(max_memory: u64, default_mb: usize) -> usize {
-    if max_memory == 0 {
-        return default_mb;
-    }
-    let mb = max_memory as f64 * HASH_MEMORY_SHARE / (1024.0 * 1024.0);
-    (mb as usize).clamp(1, MAX_HASH_MB)
-}
-
-/// The table size for Yixin's `hash_size` in KiB (0: the default). It is the table alone, as
-/// Rapfi reads it too, so none of it goes to the rest of the program.
-fn hash_mb_for_kib(kib: u64, default_mb: usize) -> usize {
-    if kib == 0 {
-        return default_mb;
-    }
-    usize::try_from(kib / 1024).unwrap_or(usize::MAX).clamp(1, MAX_HASH_MB)
-}
-
-/// Yixin-Board offers `hash_size` values of 2^0 to 2^n KiB and asks the brain for n: ours is
-/// the largest table it would take.
-fn max_hash_size_exponent() -> u32 {
-    (MAX_HASH_MB * 1024).ilog2()
-}
-
-/// What Yixin-Board has been shown of the running search, so each live line is sent once.
-#[derive(Default)]
-struct Realtime {
-    best: Option<Move>,
-    lost: Vec<Move>,
-}
-
-impl Realtime {
-    /// The live line for a root move just searched, if it tells the GUI something new.
-    fn root_move(&mut self, mv: Move, score: Score, new_best: bool) -> Option<Response> {
-        if is_mate(score) && score < 0 {
-            if self.lost.contains(&mv) {
-                return None;
-            }
-            self.lost.push(mv);
-            Some(Response::Message(format!("REALTIME LOST {mv}")))
-        } else if new_best {
-            self.best(mv)
-        } else {
-            None
-        }
-    }
-
-    /// The live line for `mv` as the best move, if it is a new one.
-    fn best(&mut self, mv: Move) -> Option<Response> {
-        (self.best != Some(mv)).then(|| {
-            self.best = Some(mv);
-            Response::Message(format!("REALTIME BEST {mv}"))
-        })
-    }
-}
-
-/// `nbest RANK MOVE ev SCORE depth D pv MOVES`: one of `YXNBEST`'s ranked moves (rank from 1).
-fn nbest_line(index: usize, line: &RootLine<Move>, depth: u32) -> String {
-    let pv: Vec<String> = line.pv.iter().map(Move::to_string).collect();
-    let mv = line.pv.first().map_or_else(String::new, Move::to_string);
-    format!("nbest {} {mv} ev {} depth {depth} pv {}", index + 1, describe(line.score), pv.join(" "))
-}
-
-/// `balance depth D ev SCORE stones MOVES`: the closest candidate after a round of searches.
-fn balance_progress(found: &Balanced<Move>) -> String {
-    let stones: Vec<String> = found.moves.iter().map(Move::to_string).collect();
-    format!("balance depth {} ev {} stones {}", found.depth, describe(found.score), stones.join(" "))
-}
-
-/// `depth D-SELDEPTH ev SCORE n NODES n/s NPS tm MS pv MOVES`, the text of a progress message.
-fn progress(info: &SearchInfo<Move>) -> String {
-    let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
-    format!(
-        "depth {}-{} ev {} n {} n/s {} tm {} pv {}",
-        info.depth,
-        info.seldepth,
-        describe(info.score),
-        info.nodes,
-        info.nodes_per_second(),
-        info.elapsed.as_millis(),
-        pv.join(" ")
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::MAX_HASH_MB;
+    use crate::search::time;
     use std::sync::mpsc;
 
     /// Runs a whole session on `input` and returns what it printed but `MESSAGE` lines.
@@ -944,28 +611,7 @@ mod tests {
         assert_eq!(time.limits().clock.unwrap().remaining, Duration::from_secs(100));
         time.left = Some(Duration::from_secs(30));
         assert_eq!(time.limits().clock.unwrap().remaining, Duration::from_secs(30));
-        assert_eq!(time.move_budget(), Duration::from_millis(1_200));
-    }
-
-    #[test]
-    fn progress_message_format() {
-        let info = SearchInfo {
-            depth: 5,
-            seldepth: 9,
-            score: crate::score::win_in(3),
-            nodes: 1000,
-            elapsed: Duration::from_millis(250),
-            pv: vec![Move::new(7, 7).unwrap(), Move::new(8, 8).unwrap()],
-        };
-        assert_eq!(progress(&info), "depth 5-9 ev win in 2 n 1000 n/s 4000 tm 250 pv 7,7 8,8");
-    }
-
-    #[test]
-    fn memory_limit_sizes_the_table() {
-        assert_eq!(hash_mb_for(0, 64), 64);
-        assert_eq!(hash_mb_for(350 * 1024 * 1024, 64), 140);
-        assert_eq!(hash_mb_for(100 * 1024 * 1024 * 1024, 64), MAX_HASH_MB);
-        assert_eq!(hash_mb_for(1000, 64), 1);
+        assert_eq!(time::move_budget(&time.limits()), Some(Duration::from_millis(1_200)));
     }
 
     #[test]
@@ -1204,10 +850,6 @@ mod tests {
 
     #[test]
     fn hash_size_is_kib_of_table() {
-        assert_eq!(hash_mb_for_kib(0, 64), 64);
-        assert_eq!(hash_mb_for_kib(100, 64), 1);
-        assert_eq!(hash_mb_for_kib(1 << 16, 64), 64);
-        assert_eq!(hash_mb_for_kib(1 << 30, 64), MAX_HASH_MB);
         assert_eq!(1 << max_hash_size_exponent(), MAX_HASH_MB * 1024);
     }
 

@@ -19,7 +19,8 @@ use crate::protocol::bounds::seconds;
 use crate::protocol::io::{Interrupt, Signals, spawn_reader};
 use crate::score::describe;
 use crate::search::SearchEvent;
-use crate::search::limits::{Clock, SearchLimits};
+use crate::search::limits::SearchLimits;
+use crate::search::time;
 
 /// Game clock when the controller sends no `time_settings`: a 15-minute game each.
 pub const DEFAULT_MAIN_TIME: Duration = Duration::from_secs(15 * 60);
@@ -259,24 +260,7 @@ impl<G: Playable> Session<G> {
             return SearchLimits::default();
         }
         let clock = self.clocks[player];
-        let in_byo_yomi = clock.stones > 0;
-        let main_left = if in_byo_yomi { Duration::ZERO } else { clock.remaining };
-        let mut limits = SearchLimits::default();
-        if !main_left.is_zero() {
-            limits.clock = Some(Clock { remaining: main_left, increment: Duration::ZERO, moves_to_go: None });
-        }
-        if in_byo_yomi {
-            // A byo-yomi period is shared evenly by its stones; the last one may use all of it.
-            limits.move_time = Some(clock.remaining / clock.stones);
-        } else if self.time.stones > 0 {
-            // Byo-yomi waits after the main time: a move never needs less than its share of it.
-            let period = self.time.byo_yomi / self.time.stones;
-            limits.move_time = Some(main_left.max(period));
-        } else if main_left.is_zero() {
-            // Sudden death and nothing left: answer at once rather than lose on time.
-            limits.depth = Some(1);
-        }
-        limits
+        time::byo_yomi_limits(clock.remaining, clock.stones, self.time.byo_yomi, self.time.stones)
     }
 
     /// Runs our own clock down when the controller does not send `time_left`.

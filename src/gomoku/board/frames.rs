@@ -1,0 +1,71 @@
+//! Undo frames: taking a move back restores the cells it re-scored instead of re-reading their
+//! lines, which was half the cost of a move. Each move made since the last wall has a frame:
+//! the totals and threat counts before it, and where its cells' old scores start in
+//! [`Board::rescored`].
+
+use super::Board;
+use crate::gomoku::eval::CellValue;
+use crate::gomoku::pattern::Shape;
+use crate::gomoku::threat::{THREAT_KINDS, Threat};
+use crate::score::Score;
+
+/// What a move's taking back restores besides the cells in [`Board::rescored`].
+#[derive(Clone)]
+pub(super) struct Frame {
+    /// Where this move's entries start in [`Board::rescored`].
+    pub(super) first: usize,
+    pub(super) totals: [[Score; 2]; 2],
+    pub(super) threat_counts: [[u32; THREAT_KINDS]; 2],
+}
+
+/// An empty cell's scores before a move changed them.
+#[derive(Clone)]
+pub(super) struct Rescored {
+    pub(super) cell: u16,
+    pub(super) shapes: [[Shape; 4]; 2],
+    pub(super) values: [CellValue; 2],
+    pub(super) threats: [Threat; 2],
+}
+
+impl Board {
+    /// Opens the frame of a move about to be made.
+    pub(super) fn open_frame(&mut self) {
+        self.frames.push(Frame { first: self.rescored.len(), totals: self.totals, threat_counts: self.threat_counts });
+    }
+
+    /// Notes empty cell `i`'s scores before a re-scoring changes them, when a move's frame is
+    /// open.
+    pub(super) fn note_rescore(&mut self, i: usize) {
+        if self.frames.is_empty() {
+            return;
+        }
+        let cell = &self.cells[i];
+        self.rescored.push(Rescored {
+            cell: i as u16,
+            shapes: cell.shapes,
+            values: cell.values,
+            threats: cell.threats,
+        });
+    }
+
+    /// Restores the cells, totals and counts of the last move's frame and closes it; `false`
+    /// when that move has none (it was made before a wall).
+    pub(super) fn restore_frame(&mut self) -> bool {
+        let Some(frame) = self.frames.pop() else { return false };
+        for old in self.rescored.drain(frame.first..).rev() {
+            let cell = &mut self.cells[usize::from(old.cell)];
+            cell.shapes = old.shapes;
+            cell.values = old.values;
+            cell.threats = old.threats;
+        }
+        self.totals = frame.totals;
+        self.threat_counts = frame.threat_counts;
+        true
+    }
+
+    /// Forgets every frame: a wall changes lines that moves before it cannot restore.
+    pub(super) fn drop_frames(&mut self) {
+        self.frames.clear();
+        self.rescored.clear();
+    }
+}

@@ -1,0 +1,107 @@
+//! Rebuilding a board from stones rather than from a game: stones listed with their colours (a
+//! manager's `BOARD`), a game replayed under another rule, a position with one stone removed.
+
+use super::board::Board;
+use super::types::{BoardError, Color, Move, Rule};
+
+impl Board {
+    /// A position from stones listed with their colours in the order a manager sends them, and
+    /// how many of its first moves are a set of stones whose order is unknown.
+    ///
+    /// Under renju a black stone's legality depends on when it was played, and managers list
+    /// stones in the order of play: when they alternate from black, they are played in that
+    /// order (none of the moves is then of unknown order), which also makes them a history
+    /// that can be taken back move by move. Otherwise they are placed as a set
+    /// ([`Board::from_stones`]).
+    pub fn from_listed_stones(
+        width: usize,
+        height: usize,
+        rule: Rule,
+        stones: &[(Move, Color)],
+    ) -> Result<(Board, usize), BoardError> {
+        let alternates = stones.iter().enumerate().all(|(i, &(_, color))| (color == Color::Black) == (i % 2 == 0));
+        if rule == Rule::Renju && alternates {
+            let mut board = Board::new(width, height, rule)?;
+            for &(mv, _) in stones {
+                board.play(mv).map_err(|error| BoardError::Stone { mv, error })?;
+            }
+            return Ok((board, 0));
+        }
+        let of = |wanted: Color| stones.iter().filter(|&&(_, color)| color == wanted).map(|&(mv, _)| mv).collect();
+        let (black, white): (Vec<Move>, Vec<Move>) = (of(Color::Black), of(Color::White));
+        let board = Board::from_stones(width, height, rule, &black, &white)?;
+        let setup = board.history().len();
+        Ok((board, setup))
+    }
+
+    /// The same game under another rule; `None` if it could not have been played so.
+    pub fn under_rule(&self, rule: Rule) -> Option<Board> {
+        let mut replayed = Board::new(self.width(), self.height(), rule).ok()?;
+        for &mv in self.history() {
+            replayed.play(mv).ok()?;
+        }
+        Some(replayed)
+    }
+
+    /// The position without the stone on `removed`, as a set of stones: the order of play is
+    /// lost.
+    pub fn without_stone(&self, removed: Move) -> Option<Board> {
+        let (mut black, mut white) = (Vec::new(), Vec::new());
+        for mv in self.playable_moves().filter(|&mv| mv != removed) {
+            match self.stone(mv) {
+                Some(Color::Black) => black.push(mv),
+                Some(Color::White) => white.push(mv),
+                None => {}
+            }
+        }
+        Board::from_stones(self.width(), self.height(), self.rule(), &black, &white).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::tests::mv;
+    use super::*;
+
+    #[test]
+    fn renju_stones_that_alternate_are_replayed_in_order() {
+        let stones = [(mv(7, 7), Color::Black), (mv(8, 8), Color::White), (mv(7, 8), Color::Black)];
+        let (board, setup) = Board::from_listed_stones(15, 15, Rule::Renju, &stones).unwrap();
+        assert_eq!((board.history(), setup), (&[mv(7, 7), mv(8, 8), mv(7, 8)][..], 0));
+        let (board, setup) = Board::from_listed_stones(15, 15, Rule::Freestyle, &stones).unwrap();
+        assert_eq!((board.history().len(), setup), (3, 3));
+        let shuffled = [stones[1], stones[0], stones[2]];
+        let (_, setup) = Board::from_listed_stones(15, 15, Rule::Renju, &shuffled).unwrap();
+        assert_eq!(setup, 3);
+    }
+
+    #[test]
+    fn a_stone_on_a_stone_is_refused_either_way() {
+        for rule in [Rule::Renju, Rule::Freestyle] {
+            let stones = [(mv(7, 7), Color::Black), (mv(7, 7), Color::White)];
+            let error = Board::from_listed_stones(15, 15, rule, &stones).err();
+            assert!(matches!(error, Some(BoardError::Stone { .. })), "{rule:?}");
+        }
+    }
+
+    #[test]
+    fn a_game_changes_rule_only_if_it_could_have_been_played_under_it() {
+        // Black's sixth stone in row 7 makes six: no win under exact five, so white plays on.
+        let black = [mv(0, 7), mv(1, 7), mv(2, 7), mv(4, 7), mv(5, 7), mv(3, 7)];
+        let white = [mv(0, 0), mv(2, 0), mv(4, 0), mv(6, 0), mv(8, 0), mv(10, 0)];
+        let mut board = Board::new(15, 15, Rule::Standard).unwrap();
+        for (&b, &w) in black.iter().zip(&white) {
+            board.play(b).unwrap();
+            board.play(w).unwrap();
+        }
+        assert!(board.under_rule(Rule::Freestyle).is_none(), "the six ends a freestyle game");
+        let mut opening = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for m in [mv(7, 7), mv(8, 8), mv(7, 8)] {
+            opening.play(m).unwrap();
+        }
+        let renju = opening.under_rule(Rule::Renju).unwrap();
+        assert_eq!((renju.history(), renju.rule()), (opening.history(), Rule::Renju));
+        let without = board.without_stone(mv(10, 0)).unwrap();
+        assert!(without.is_empty(mv(10, 0)) && without.history().len() == 11);
+    }
+}
