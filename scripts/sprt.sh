@@ -8,12 +8,14 @@
 # transform, colour) gives one game, and --games is capped at that many.
 #
 # It ends with one line to quote in a strength commit and in docs/strength.md, e.g.
-#   SPRT elo0=0 elo1=5 new=abc1234+ base=main@94a0da7 nodes=30000 freestyle15 openings=freestyle_15:
-#   games 240, W-L-D 80-70-90, Elo +14.5 +/- 31.2, LLR 0.41 [-2.94, 2.94] continue (max games)
+#   SPRT elo0=0 elo1=5 new=81f66ba base=34e8ca6 nodes=30000 freestyle15 openings=freestyle_15:
+#   games 199, W-L-D 159-35-5, Elo +253.7 +/- 61.8, LLR 3.007 [-2.944, 2.944] H1 accepted (the
+#   new build passes)
+# (on one line; the new build's hash ends in + when the working tree has uncommitted changes).
 #
 # Run from anywhere inside the repository:
 #   bash scripts/sprt.sh                         # working tree vs main, 30000 nodes, 2 games at a time
-#   bash scripts/sprt.sh --base HEAD~1 --nodes 50000 --games 2000
+#   bash scripts/sprt.sh --base HEAD~1 --nodes 50000 --games 400
 #   bash scripts/sprt.sh --new my-branch --base main --tc-move 0.2   # time control instead of nodes
 # c-gomoku-cli is taken from $C_GOMOKU_CLI, else from PATH (as match.sh does). A ref is built
 # from its own copy of the tree under target/sprt/ (its binary kept there for later runs).
@@ -180,8 +182,8 @@ _, e, err, _ = elo_stats(*map(int, sys.argv[2:])); print(f"{e:+.1f} +/- {err:.1f
 SPRT="$(grep -E '^SPRT: LLR' "$OUT/match.log" | tail -1 || true)"
 LLR="$(sed -n -E 's/^SPRT: LLR = (\S+) \[(\S+),(\S+)\].*/\1 [\2, \3]/p' <<<"$SPRT")"
 case "$SPRT" in
-    *"H1 accepted"*) VERDICT="H1 accepted (new is stronger by about elo1 or more)" ;;
-    *"H0 accepted"*) VERDICT="H0 accepted (no gain of elo1 or more)" ;;
+    *"H1 accepted"*) VERDICT="H1 accepted (the new build passes)" ;;
+    *"H0 accepted"*) VERDICT="H0 accepted (the new build fails)" ;;
     *) VERDICT="no verdict ($N of $GAMES games)" ;;
 esac
 [[ -n "$LLR" ]] || LLR="n/a (c-gomoku-cli needs two kinds of result)"
