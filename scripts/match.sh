@@ -173,7 +173,8 @@ python3 "$ROOT/scripts/match_report.py" --sgf games.sgf --log match.log --engine
     --engine2 "$NAME2" --tc-move "$TC_MOVE" --tc-game "${TC_GAME:-0}" --tc-move2 "$TC_MOVE2" \
     --tc-game2 "${TC_GAME2:-0}" | tee report.txt
 # The match is complete when c-gomoku-cli's last running score counts every game asked for
-# (its `Tournament update` table is only printed for more than two engines).
+# (its `Tournament update` table is only printed for more than two engines), or when an SPRT
+# (-sprt) reached its verdict.
 PLAYED="$(sed -n -E 's/^Score of .* ([0-9]+)$/\1/p' match.log | tail -1)"
-[[ "${PLAYED:-0}" == "$GAMES" ]] && ((STATUS == 0)) ||
+{ [[ "${PLAYED:-0}" == "$GAMES" ]] || grep -q -E '^SPRT: .* H[01] accepted' match.log; } && ((STATUS == 0)) ||
     die "c-gomoku-cli failed or stopped before the end of the match (status $STATUS, ${PLAYED:-0} of $GAMES games)"

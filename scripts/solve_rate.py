@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Solve rate of any Gomocup (pbrain) engine on a suite of positions (python3 stdlib only).
+
+A suite file (protocol-tests/long-wins/*.txt) holds one position a line:
+    ID RULE SIZE MOVES GOOD PLIES NOTE...
+RULE is the Gomocup rule code (0 freestyle, 1 exact five, 4 renju), MOVES the game so far in the
+openings' "pos" notation (x letter from a, y number from 1, black first), GOOD the accepted
+replies as Gomocup "x,y" joined by "|" (the form a transcript's `~` pattern takes), PLIES the
+length of the forced win (or, in a safe-move suite, of the win the bad move walks into), and NOTE
+where the position came from and how it was checked. `#` starts a comment.
+
+Each position is given to a fresh engine process (so nothing is left in its hash table) with
+BOARD, one thread and the turn time asked for, or a node budget (INFO max_node). A position
+counts as solved when the reply is one of GOOD. A reply outside GOOD is shown, so that it can be
+checked by hand: it may be another winning move the suite does not list yet.
+
+Usage:
+  python3 scripts/solve_rate.py --engine target/release/pbrain-arbor --time 1 \\
+      protocol-tests/long-wins/freestyle-15.txt
+  python3 scripts/solve_rate.py --engine "/path/pbrain-rapfi" --time 1 FILE...
+  python3 scripts/solve_rate.py --engine target/release/pbrain-arbor --nodes 200000 \\
+      --transcript protocol-tests/gomocup/long-wins.txt FILE
+(--transcript writes a transcript of the positions solved under the node budget, for
+`cargo test`; it needs --nodes, since a transcript must not depend on the clock.)
+"""
+import argparse
+import re
+import shlex
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+MOVE_RE = re.compile(r"^(\d+),(\d+)$")
+
+
+def parse_pos(moves, size):
+    """'h8i9' -> [(7, 7), (8, 8)]: Gomocup (x, y) from the openings' pos notation."""
+    out = [(ord(m.group(1)) - ord("a"), int(m.group(2)) - 1)
+           for m in re.finditer(r"([a-z])(\d+)", moves)]
+    if "".join(f"{chr(97 + x)}{y + 1}" for x, y in out) != moves:
+        raise ValueError(f"bad moves {moves!r}")
+    if any(not (0 <= x < size and 0 <= y < size) for x, y in out) or len(set(out)) != len(out):
+        raise ValueError(f"moves off the board or repeated: {moves!r}")
+    return out
+
+
+def read_suite(path):
+    positions = []
+    for number, line in enumerate(Path(path).read_text().splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        fields = line.split(None, 6)
+        if len(fields) < 6:
+            sys.exit(f"{path}:{number}: expected ID RULE SIZE MOVES GOOD PLIES NOTE")
+        ident, rule, size, moves, good, plies = fields[:6]
+        size = int(size)
+        positions.append(dict(id=ident, rule=int(rule), size=size, moves=parse_pos(moves, size),
+                              pos=moves, good=set(good.split("|")), plies=int(plies),
+                              note=fields[6] if len(fields) > 6 else ""))
+    return positions
+
+
+def board_commands(position, info):
+    """The commands that set up `position` for the side to move (BOARD field 1 = own stones)."""
+    moves = position["moves"]
+    to_move = len(moves) % 2                       # 0: black to move
+    lines = [f"START {position['size']}", *info, "BOARD"]
+    lines += [f"{x},{y},{1 if i % 2 == to_move else 2}" for i, (x, y) in enumerate(moves)]
+    lines.append("DONE")
+    return lines
+
+
+def engine_info(position, turn_ms, nodes):
+    info = [f"INFO rule {position['rule']}", "INFO thread_num 1", "INFO timeout_match 0",
+            f"INFO timeout_turn {turn_ms}", "INFO max_memory 67108864"]
+    if nodes:
+        info.append(f"INFO max_node {nodes}")
+    return info
+
+
+def ask(engine, position, turn_ms, nodes, wait):
+    """Runs one fresh engine on one position; returns (move or None, seconds, last MESSAGE)."""
+    proc = subprocess.Popen(engine, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+    lines, done = [], threading.Event()
+
+    def reader():
+        for line in proc.stdout:
+            lines.append(line.strip())
+            if MOVE_RE.match(line.strip()):
+                done.set()
+        done.set()
+
+    threading.Thread(target=reader, daemon=True).start()
+    # The turn's clock starts at DONE: START (table set-up) is answered first.
+    start_lines = board_commands(position, engine_info(position, turn_ms, nodes))
+    proc.stdin.write(start_lines[0] + "\n")
+    proc.stdin.flush()
+    deadline = time.monotonic() + 30
+    while "OK" not in lines and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.01)
+    began = time.monotonic()
+    proc.stdin.write("\n".join(start_lines[1:]) + "\n")
+    proc.stdin.flush()
+    done.wait(wait)
+    took = time.monotonic() - began
+    try:
+        proc.stdin.write("END\n")
+        proc.stdin.flush()
+    except BrokenPipeError:
+        pass
+    try:
+        proc.wait(2)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    move = next((l for l in lines if MOVE_RE.match(l)), None)
+    messages = [l for l in lines if l.startswith("MESSAGE")]
+    return move, took, messages[-1] if messages else ""
+
+
+def write_transcript(path, solved, nodes, engine):
+    out = [
+        "# Long forced wins (15-45 plies) from Arbor's lost games against Rapfi: the positions of",
+        "# protocol-tests/long-wins/ that Arbor solves within a node budget, so the test is",
+        "# deterministic. Written by scripts/solve_rate.py --transcript; the rest of the suite is",
+        "# measured at a time per move with the same script. A search change that loses one of these",
+        "# wins fails the test: re-measure the suite and regenerate this file only if the new search",
+        "# is stronger on the whole suite.",
+        f"# Engine: {Path(engine[0]).name}, INFO max_node {nodes}, one thread.",
+        f"! timeout {max(30, len(solved) * 3)}",
+        "! skip MESSAGE",
+        "! skip DEBUG",
+    ]
+    for position in solved:
+        out += ["", f"# {position['id']}: {'black' if len(position['moves']) % 2 == 0 else 'white'}"
+                f" to move wins in {position['plies']} plies: {position['pos']} ({position['note']})"]
+        cmds = board_commands(position, engine_info(position, 60000, nodes))
+        out += [f"> {cmds[0]}", "< OK", "> YXHASHCLEAR"] + [f"> {c}" for c in cmds[1:]]
+        good = sorted(position["good"])
+        out.append(f"< {good[0]}" if len(good) == 1 else f"~ ({'|'.join(good)})")
+    out += ["", "> END", "! exit"]
+    Path(path).write_text("\n".join(out) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("suites", nargs="+", help="suite files")
+    ap.add_argument("--engine", required=True, help="engine command (with its arguments)")
+    ap.add_argument("--time", type=float, default=1.0, help="seconds per position (INFO timeout_turn)")
+    ap.add_argument("--nodes", type=int, default=0, help="INFO max_node per position (0: none)")
+    ap.add_argument("--transcript", help="write the positions solved to this transcript (needs --nodes)")
+    a = ap.parse_args()
+    if a.transcript and not a.nodes:
+        ap.error("--transcript needs --nodes")
+    engine = shlex.split(a.engine)
+    engine[0] = str(Path(engine[0]).resolve()) if "/" in engine[0] else engine[0]
+    positions = [p for suite in a.suites for p in read_suite(suite)]
+    turn_ms = 600000 if a.transcript else int(a.time * 1000)
+    limit = f"{a.nodes} nodes" + (f" and {a.time:g} s" if not a.transcript else "") if a.nodes \
+        else f"{a.time:g} s"
+    print(f"{Path(engine[0]).name}: {len(positions)} positions, {limit} each, one thread")
+    solved, times = [], []
+    for p in positions:
+        move, took, message = ask(engine, p, turn_ms, a.nodes, turn_ms / 1000 + 10)
+        ok = move in p["good"]
+        times.append(took)
+        if ok:
+            solved.append(p)
+        verdict = "solved" if ok else ("no reply" if move is None else "other move")
+        print(f"  {p['id']:<12} {p['plies']:>2} plies  {verdict:<10} {move or '-':>6}  {took:5.2f} s"
+              f"  {message[:70]}", flush=True)
+    n = len(positions)
+    print(f"Solved {len(solved)} of {n} ({100 * len(solved) / n:.0f} %) at {limit};"
+          f" mean reply {sum(times) / n:.2f} s")
+    if a.transcript:
+        write_transcript(a.transcript, solved, a.nodes, engine)
+        print(f"wrote {len(solved)} positions to {a.transcript}")
+
+
+if __name__ == "__main__":
+    main()
