@@ -27,10 +27,12 @@ Example (the command behind scripts/openings/freestyle_15.txt):
 """
 
 import argparse
+import queue
 import random
 import re
 import subprocess
 import sys
+import threading
 import time
 
 RULES = {"freestyle": 0, "standard": 1, "renju": 4}
@@ -114,6 +116,9 @@ class Judge:
             cmd, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, text=True, bufsize=1,
         )
+        # A reader thread, so that waiting for a reply can time out.
+        self.lines = queue.Queue()
+        threading.Thread(target=self.read_all, daemon=True).start()
         self.send(f"START {size}")
         self.expect_ok()
         # Unlimited match and turn time (timeout_match 0): the node cap alone ends a search.
@@ -125,11 +130,32 @@ class Judge:
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
 
-    def readline(self):
-        line = self.proc.stdout.readline()
-        if not line:
+    def read_all(self):
+        for line in self.proc.stdout:
+            self.lines.put(line.strip())
+        self.lines.put(None)
+
+    def readline(self, timeout=None):
+        """The engine's next line; None when `timeout` seconds pass without one."""
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if line is None:
             sys.exit("make_openings.py: the engine quit")
-        return line.strip()
+        return line
+
+    def wait_idle(self):
+        """Returns once the engine takes commands again. Rapfi prints its move a moment before it
+        leaves its thinking state and silently drops any command but END/STOP meanwhile, so
+        ABOUT is sent until one is answered (a late second answer is ignored like any line)."""
+        while True:
+            self.send("ABOUT")
+            line = self.readline(timeout=0.5)
+            while line is not None and not line.startswith("name="):
+                line = self.readline(timeout=0.5)
+            if line is not None:
+                return
 
     def expect_ok(self):
         line = self.readline()
@@ -140,6 +166,7 @@ class Judge:
         """The eval for the side to move as an int, or None for a mate score or no eval (an
         engine that sees a win at once plays it without a search)."""
         to_move = len(stones) % 2
+        self.wait_idle()
         self.send("YXHASHCLEAR")
         self.send("BOARD")
         for i, (x, y) in enumerate(stones):
