@@ -3,9 +3,13 @@
 # ("base", default main), through c-gomoku-cli's -sprt, played by scripts/match.sh (watchdog,
 # time and fault report). Each side searches a fixed number of nodes per move (INFO max_node) on
 # one thread (INFO thread_num 1), so a busy machine slows the run down but cannot bias it. The
-# shared openings are played with both colours and, from the second pass on, rotated and
-# mirrored (c-gomoku-cli -transform): fixed-node games are deterministic, so each (opening,
-# transform, colour) gives one game, and --games is capped at that many.
+# openings are played with both colours and, from the second pass on, rotated and mirrored
+# (c-gomoku-cli -transform): fixed-node games are deterministic, so each (opening, transform,
+# colour) gives one game, and --games is capped at that many. The openings are the project's own
+# scripts/openings/<rule>_<size>.txt when it exists (1,000 for freestyle 15: 16,000 distinct
+# games, enough for an SPRT to resolve a few Elo; 500 for freestyle 20; made by
+# scripts/make_openings.py), else the shared 20-30 of ../shared/openings/ (480 distinct games
+# for freestyle 15).
 #
 # It ends with one line to quote in a strength commit and in docs/strength.md, e.g.
 #   SPRT elo0=0 elo1=5 new=81f66ba base=34e8ca6 nodes=30000 freestyle15 openings=freestyle_15:
@@ -15,7 +19,7 @@
 #
 # Run from anywhere inside the repository:
 #   bash scripts/sprt.sh                         # working tree vs main, 30000 nodes, 2 games at a time
-#   bash scripts/sprt.sh --base HEAD~1 --nodes 50000 --games 400
+#   bash scripts/sprt.sh --base HEAD~1 --nodes 50000 --games 4000
 #   bash scripts/sprt.sh --new my-branch --base main --tc-move 0.2   # time control instead of nodes
 # c-gomoku-cli is taken from $C_GOMOKU_CLI, else from PATH (as match.sh does). A ref is built
 # from its own copy of the tree under target/sprt/ (its binary kept there for later runs).
@@ -39,7 +43,8 @@ Usage: bash scripts/sprt.sh [options] [-- c-gomoku-cli args]
                       distinct game, 2 x openings x 8 transforms
   --concurrency N     games at a time; default 2
   --rule R --size N   freestyle | standard | renju, 15 | 20; default freestyle 15
-  --openings FILE     default the shared <rule>_<size>.txt (see match.sh)
+  --openings FILE     default scripts/openings/<rule>_<size>.txt when the project has one,
+                      else the shared ../shared/openings/<rule>_<size>.txt
   --out DIR           where the games, logs and report go; default /tmp/arbor-sprt-<date>-<time>
   -h, --help          this help
 EOF
@@ -75,8 +80,16 @@ while (($#)); do
 done
 
 cd "$ROOT"
-OPENINGS="${OPENINGS:-$ROOT/../shared/openings/${RULE}_${SIZE}.txt}"
+if [[ -z "$OPENINGS" ]]; then
+    OPENINGS="$ROOT/scripts/openings/${RULE}_${SIZE}.txt"
+    [[ -f "$OPENINGS" ]] || OPENINGS="$ROOT/../shared/openings/${RULE}_${SIZE}.txt"
+fi
 [[ -f "$OPENINGS" ]] || die "openings file not found: $OPENINGS (give --openings)"
+# The name in the SPRT line: the path from the repository root for the project's own files (e.g.
+# scripts/openings/freestyle_15), the bare name for the shared ones (freestyle_15).
+OPENINGS_NAME="$(realpath --relative-base="$ROOT" "$OPENINGS")"
+OPENINGS_NAME="${OPENINGS_NAME%.txt}"
+[[ "$OPENINGS_NAME" == /* ]] && OPENINGS_NAME="$(basename "$OPENINGS_NAME")"
 N_OPENINGS="$(grep -c '[^[:space:]]' "$OPENINGS" || true)"
 DISTINCT=$((2 * N_OPENINGS * 8))
 GAMES="${GAMES:-$DISTINCT}"
@@ -189,6 +202,6 @@ esac
 [[ -n "$LLR" ]] || LLR="n/a (c-gomoku-cli needs two kinds of result)"
 echo
 echo "SPRT elo0=$ELO0 elo1=$ELO1 new=$NEW_NAME base=$BASE_NAME $LIMIT $RULE$SIZE" \
-    "openings=$(basename "$OPENINGS" .txt): games $N, W-L-D $W-$L-$D, Elo $ELO, LLR $LLR $VERDICT" |
+    "openings=$OPENINGS_NAME: games $N, W-L-D $W-$L-$D, Elo $ELO, LLR $LLR $VERDICT" |
     tee -a "$OUT/report.txt"
 ((STATUS == 0)) || die "match.sh failed (status $STATUS), see $OUT/match.log"
