@@ -83,6 +83,12 @@ def engine_info(position, turn_ms, nodes):
 
 def ask(engine, position, turn_ms, nodes, wait):
     """Runs one fresh engine on one position; returns (move or None, seconds, last MESSAGE)."""
+    move, took, messages = ask_all(engine, position, turn_ms, nodes, wait)
+    return move, took, messages[-1] if messages else ""
+
+
+def ask_all(engine, position, turn_ms, nodes, wait):
+    """Runs one fresh engine on one position; returns (move or None, seconds, every MESSAGE)."""
     proc = subprocess.Popen(engine, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, bufsize=1)
     lines, done = [], threading.Event()
@@ -118,8 +124,7 @@ def ask(engine, position, turn_ms, nodes, wait):
         proc.kill()
         proc.wait()
     move = next((l for l in lines if MOVE_RE.match(l)), None)
-    messages = [l for l in lines if l.startswith("MESSAGE")]
-    return move, took, messages[-1] if messages else ""
+    return move, took, [l for l in lines if l.startswith("MESSAGE")]
 
 
 def write_transcript(path, solved, nodes, engine):
