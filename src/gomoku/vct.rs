@@ -754,20 +754,27 @@ mod tests {
     /// Checks a proof move by move to its end, trusting the solver for nothing but the
     /// attacker's moves: at each attacker node the solver must prove a win, and after its move
     /// EVERY defender reply near the stones (not the solver's own defence list) is played and
-    /// followed the same way, until the attacker wins outright. `solves` counts the solver's
-    /// calls, which the caller bounds. Returns the line that escaped, if one did.
+    /// followed the same way, until the attacker wins outright; a reply that does not lose
+    /// outright must also be in the solver's defence list. `solves` counts the solver's calls,
+    /// which the caller bounds. Returns the line that escaped, if one did.
     fn check_proof(board: &mut Board, solves: &mut u32) -> Result<(), String> {
         *solves += 1;
         let Some((mv, _)) = board.find_vct(20_000).win else { return Err(format!("no proof after {}", line(board))) };
         board.play(mv).unwrap();
         let mut result = Ok(());
         if !board.is_over() {
+            let (settled, listed) = defences(board);
             for reply in replies_near_stones(board) {
                 board.play(reply).unwrap();
                 if board.is_over() {
                     result = Err(format!("the defender won by {}", line(board)));
                 } else if !wins_outright(board) {
-                    result = check_proof(board, solves);
+                    // The solver's defence list may leave out only replies lost outright.
+                    result = if settled != Settled::Lost && !listed.contains(&reply) {
+                        Err(format!("{} escapes, not in the defence list", line(board)))
+                    } else {
+                        check_proof(board, solves)
+                    };
                 }
                 board.undo();
                 if result.is_err() {
@@ -795,6 +802,22 @@ mod tests {
             // A few hundred solves when this test was written: a bound on its time.
             assert!(solves < 2_000, "{name}: {solves} solves");
         }
+    }
+
+    #[test]
+    fn renju_proofs_hold_against_every_reply_to_their_end() {
+        // Black and white attackers, where black's forbidden points shape both sides' moves.
+        let wins = tactics_wins(include_str!("../../protocol-tests/gomocup/tactics-renju.txt"), Rule::Renju);
+        let mut colours = [0; 2];
+        for (mut board, _) in wins {
+            let attacker = board.side_to_move();
+            let mut solves = 0;
+            let checked = check_proof(&mut board, &mut solves);
+            assert_eq!(checked, Ok(()), "{}", line(&board));
+            assert!(solves < 2_000, "{}: {solves} solves", line(&board));
+            colours[attacker.index()] += 1;
+        }
+        assert!(colours[0] > 0 && colours[1] > 0, "{colours:?}");
     }
 
     #[test]
