@@ -763,6 +763,7 @@ mod tests {
         board.play(mv).unwrap();
         let mut result = Ok(());
         if !board.is_over() {
+            line_test_agrees_with_play(board)?;
             let (settled, listed) = defences(board);
             for reply in replies_near_stones(board) {
                 board.play(reply).unwrap();
@@ -784,6 +785,28 @@ mod tests {
         }
         board.undo();
         result
+    }
+
+    /// Judges each of the defender's candidates both ways against the attacker's live-four
+    /// points: by re-reading the one line it shares with each (`stops`, what the solver uses)
+    /// and by playing it (`leaves_no_live_four`, the renju re-check). They must agree.
+    fn line_test_agrees_with_play(board: &mut Board) -> Result<(), String> {
+        let attacker = board.side_to_move().opponent();
+        if board.threat_count(attacker, Threat::Five) > 0 {
+            return Ok(());
+        }
+        let threats: Vec<Move> = board
+            .candidates()
+            .filter(|&t| board.threat(t, attacker) == Threat::LiveFour && board.is_legal_for(t, attacker))
+            .collect();
+        let candidates: Vec<Move> = board.candidates().collect();
+        for m in candidates {
+            let by_line = threats.iter().all(|&t| t == m || stops(board, t, m, attacker));
+            if leaves_no_live_four(board, m, &threats, attacker) != by_line {
+                return Err(format!("{} {}: the line says {by_line}", line(board), format_move(m)));
+            }
+        }
+        Ok(())
     }
 
     fn line(board: &Board) -> String {
