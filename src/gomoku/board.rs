@@ -302,6 +302,12 @@ impl Board {
         self.hash
     }
 
+    /// The hash after the side to move plays `mv`, without playing it: what a solver needs to
+    /// look a child up in its table.
+    pub(crate) fn hash_after(&self, mv: Move) -> u64 {
+        self.hash ^ zobrist().cells[self.side.index()][mv.index()] ^ zobrist().white_to_move
+    }
+
     /// The kill shape `color` would make on the empty cell `mv`.
     pub fn threat(&self, mv: Move, color: Color) -> Threat {
         self.cells[mv.index()].threats[color.index()]

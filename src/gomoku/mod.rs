@@ -14,9 +14,11 @@ pub mod swap2;
 pub mod threat;
 mod types;
 mod vcf;
+mod vct;
 
 pub use board::Board;
 pub use types::{BoardError, Color, MAX_SIZE, MIN_SIZE, Move, MoveError, Rule};
+pub use vct::Proof;
 
 use crate::game::{Game, Outcome, Playable, Verdict, grid_diagram};
 use crate::score::Score;

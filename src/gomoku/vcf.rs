@@ -17,8 +17,14 @@ impl Board {
     /// A move that wins for the side to move by continuous fours, and the plies to the five.
     pub(crate) fn find_vcf(&mut self, max_nodes: u32) -> Option<(Move, u32)> {
         let mut budget = max_nodes;
+        self.find_vcf_within(&mut budget)
+    }
+
+    /// [`Board::find_vcf`] spending from `budget`, which keeps what is left: a caller that
+    /// counts nodes (the VCT solver) learns how many were used.
+    pub(crate) fn find_vcf_within(&mut self, budget: &mut u32) -> Option<(Move, u32)> {
         let mut buffers = Vec::new();
-        self.vcf(&mut budget, MAX_VCF_PLIES, &mut buffers, 0)
+        self.vcf(budget, MAX_VCF_PLIES, &mut buffers, 0)
     }
 
     fn vcf(

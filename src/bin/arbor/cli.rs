@@ -11,13 +11,13 @@ use std::time::Duration;
 
 use arbor::amazons;
 use arbor::engine::{DEFAULT_HASH_MB, default_threads};
-use arbor::gomoku::Rule;
+use arbor::gomoku::{MAX_SIZE, MIN_SIZE, Rule};
 use arbor::protocol::bounds;
 use lexopt::Parser;
 use lexopt::prelude::*;
 
 /// Each subcommand's usage, as `arbor SUBCOMMAND --help` prints it.
-pub const HELP: [(&str, &str); 8] = [
+pub const HELP: [(&str, &str); 9] = [
     (
         "gtp",
         "  arbor gtp --game amazons|tictactoe [--size N] [--k K] [--threads N] [--hash MB]
@@ -71,6 +71,17 @@ pub const HELP: [(&str, &str); 8] = [
       moves as x,y; prints the evaluation's features of their positions for scripts/fit_eval.py.",
     ),
     (
+        "prove",
+        "  arbor prove [--size N] [--rule freestyle|standard|renju|caro] [--nodes N]
+      Reads Gomoku positions from stdin, one a line in the compact notation (h8i9j10, moves
+      from black's first); answers each with one line: the win by continuous threats (fours
+      and threes) the df-pn threat solver proves for the side to move within N nodes (default
+      1000000), as 'black wins by h8 in 17 plies (12345 nodes)' (17: the length of the proof
+      found, at most that of the shortest win); 'white no threat win (M nodes)' when every
+      threat sequence to 48 plies fails (a quiet first move may still win); 'white no proof
+      within N nodes (M used)'; or 'error line K: REASON' for a line not a position in play.",
+    ),
+    (
         "replay",
         "  arbor replay --engine CMD [ARG...] -- FILE...
       Replays protocol transcripts (see protocol-tests/README.md) against any engine.",
@@ -117,6 +128,11 @@ pub enum Request {
     },
     Features {
         size: usize,
+    },
+    Prove {
+        size: usize,
+        rule: Rule,
+        nodes: u64,
     },
     Replay {
         engine: Vec<String>,
@@ -202,6 +218,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Request, Error>
         "perft" => perft(&mut parser),
         "selfplay" => selfplay(&mut parser),
         "forbidden" | "features" => size_only(&mut parser, subcommand),
+        "prove" => prove(&mut parser),
         _ => replay(&mut parser),
     };
     request.map_err(|e| error(Some(subcommand), e))
@@ -465,6 +482,26 @@ fn size_only(parser: &mut Parser, subcommand: &'static str) -> Result<Request, l
     Ok(if subcommand == "forbidden" { Request::Forbidden { size } } else { Request::Features { size } })
 }
 
+fn prove(parser: &mut Parser) -> Result<Request, lexopt::Error> {
+    let (mut size, mut rule_given, mut nodes) = (15, Rule::Freestyle, 1_000_000);
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("help") | Short('h') => return print_help("prove"),
+            Long("size") => size = value(parser, "--size")?,
+            Long("rule") => rule_given = rule(parser)?,
+            Long("nodes") => nodes = value(parser, "--nodes")?,
+            arg => return Err(arg.unexpected()),
+        }
+    }
+    if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+        return Err(format!("--size: {size} is not from {MIN_SIZE} to {MAX_SIZE}").into());
+    }
+    if nodes == 0 {
+        return Err("--nodes: 0 is not a positive count".into());
+    }
+    Ok(Request::Prove { size, rule: rule_given, nodes })
+}
+
 /// `--engine CMD [ARG...] -- FILE...`: the engine's arguments are taken as they are, flags
 /// included, up to `--`.
 fn replay(parser: &mut Parser) -> Result<Request, lexopt::Error> {
@@ -511,6 +548,9 @@ mod tests {
         assert!(parse_line("selfplay --random white").err().unwrap().contains("--random needs --game amazons"));
         assert!(parse_line("selfplay --game amazons --size 9").err().unwrap().contains("--size"));
         assert!(parse_line("forbidden --size 15 --rule renju").err().unwrap().contains("--rule"));
+        assert!(parse_line("prove --threads 2").err().unwrap().contains("--threads"));
+        assert!(parse_line("prove --size 40").err().unwrap().starts_with("--size: "));
+        assert!(parse_line("prove --nodes 0").err().unwrap().starts_with("--nodes: "));
         assert!(parse_line("play gomoku --hash 99999999").err().unwrap().starts_with("--hash: "));
         assert!(parse_line("gtp --game chess").err().unwrap().contains("chess"));
         assert!(parse_line("bench 8 1 3").is_err() && parse_line("bench --game tictactoe 3").is_err());
@@ -532,6 +572,7 @@ mod tests {
             "selfplay --game amazons --time 50 --moves 2 --random black",
             "forbidden --size 15",
             "features",
+            "prove --size 20 --rule renju --nodes 5000",
             "replay --engine pbrain-x --threads 1 -- a.txt b.txt",
         ] {
             assert!(parse_line(line).is_ok(), "{line}: {:?}", parse_line(line).err());

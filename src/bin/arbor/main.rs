@@ -1,8 +1,9 @@
 //! `arbor`: the everyday command line. `gtp` speaks GTP for Amazons and tic-tac-toe, `play` is a
 //! terminal game against the engine, `bench` measures the search, `perft` the move generator,
 //! `selfplay` shows a game of the engine against itself (or a random mover), `forbidden` lists
-//! renju black's forbidden cells (for checking against another referee), `replay` checks
-//! protocol transcripts against any engine.
+//! renju black's forbidden cells (for checking against another referee), `prove` runs the
+//! threat solver on positions (an analysis tool: the playing search does not use it), `replay`
+//! checks protocol transcripts against any engine.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -61,6 +62,7 @@ fn main() -> ExitCode {
         Request::Selfplay(options) if options.amazons => run_amazons_selfplay(&options),
         Request::Selfplay(options) => run_selfplay(&options),
         Request::Forbidden { size } => run_forbidden(size),
+        Request::Prove { size, rule, nodes } => run_prove(size, rule, nodes),
         Request::Features { size } => run_features(size),
     };
     match result {
@@ -270,6 +272,36 @@ fn run_forbidden(size: usize) -> Result<(), String> {
         println!("{}", forbidden.join(" "));
     }
     Ok(())
+}
+
+/// One line per input line, on stdout: the proof, or an `error` line for input that is not a
+/// playable position, after which the next lines are read as usual.
+fn run_prove(size: usize, rule: gomoku::Rule, nodes: u64) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    // Lines are read as bytes so that one that is not UTF-8 gets its error line like any other.
+    for (index, line) in std::io::stdin().lock().split(b'\n').enumerate() {
+        let line = line.map_err(|e| e.to_string())?;
+        let answer = match board_from_notation(size, rule, String::from_utf8_lossy(&line).trim()) {
+            Err(e) => format!("error line {}: {e}", index + 1),
+            Ok(board) if board.is_over() => format!("error line {}: the game is over", index + 1),
+            Ok(mut board) => prove_line(&mut board, nodes),
+        };
+        writeln!(out, "{answer}").and_then(|()| out.flush()).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+fn prove_line(board: &mut Board, nodes: u64) -> String {
+    let side = match board.side_to_move() {
+        Color::Black => "black",
+        Color::White => "white",
+    };
+    let proof = board.find_vct(nodes);
+    match proof.win {
+        Some((mv, plies)) => format!("{side} wins by {} in {plies} plies ({} nodes)", format_move(mv), proof.nodes),
+        None if proof.refuted => format!("{side} no threat win ({} nodes)", proof.nodes),
+        None => format!("{side} no proof within {nodes} nodes ({} used)", proof.nodes),
+    }
 }
 
 fn color_name(color: Color) -> &'static str {
