@@ -303,7 +303,9 @@ impl Board {
     }
 
     /// The hash after the side to move plays `mv`, without playing it: what a solver needs to
-    /// look a child up in its table.
+    /// look a child up in its table, and what [`Board::make`] and [`Board::unmake`] switch
+    /// between (the key of a stone and the move's turn are their own inverses).
+    #[inline]
     pub(crate) fn hash_after(&self, mv: Move) -> u64 {
         self.hash ^ zobrist().cells[self.side.index()][mv.index()] ^ zobrist().white_to_move
     }
@@ -368,7 +370,7 @@ impl Board {
         self.open_frame();
         self.exclude(i);
         self.set_cell(i, color.code(), true);
-        self.hash ^= zobrist().cells[color.index()][i] ^ zobrist().white_to_move;
+        self.hash = self.hash_after(mv);
         self.side = color.opponent();
         self.history.push(mv);
         self.foul = false;
@@ -388,7 +390,7 @@ impl Board {
         debug_assert_eq!(self.history.last(), Some(&mv));
         self.history.pop();
         self.side = self.side.opponent();
-        self.hash ^= zobrist().cells[self.side.index()][i] ^ zobrist().white_to_move;
+        self.hash = self.hash_after(mv);
         if !self.frames.is_empty() {
             self.set_cell(i, EMPTY_CELL, false);
             self.restore_frame();
