@@ -96,16 +96,19 @@ GAMES="${GAMES:-$DISTINCT}"
 ((GAMES <= DISTINCT)) || die "--games $GAMES is more than the $DISTINCT distinct games these openings give"
 
 # Builds a ref from its own copy of the tree (git archive, so no worktree is registered) with a
-# target dir shared by every base build, and keeps the binary under target/sprt/<commit>/ for
-# the next run of the same commit. Prints the path of that pbrain-arbor.
+# target dir shared by every build, and keeps the binary under target/sprt/cache/<commit>/ for
+# the next run of the same commit. Prints the path of that pbrain-arbor. The copy's files are
+# stamped with the time of extraction (tar -m): cargo rebuilds when a source file is newer than
+# its last build, and with the commit's own times an older commit built after a newer one was
+# taken as up to date, so "base" silently ran the "new" binary.
 build_ref() {
     local sha dir
     sha="$(git rev-parse --verify --quiet "$1^{commit}")" || die "unknown git ref: $1"
-    dir="$ROOT/target/sprt/$sha"
+    dir="$ROOT/target/sprt/cache/$sha"
     if [[ ! -x "$dir/pbrain-arbor" ]]; then
         echo "sprt.sh: building $1 ($sha) in $dir" >&2
         rm -rf "$dir/tree" && mkdir -p "$dir/tree"
-        git archive "$sha" | tar -x -C "$dir/tree"
+        git archive "$sha" | tar -x -m -C "$dir/tree"
         (cd "$dir/tree" && cargo build --release --bin pbrain-arbor \
             --target-dir "$ROOT/target/sprt/build" >&2)
         cp "$ROOT/target/sprt/build/release/pbrain-arbor" "$dir/pbrain-arbor"
@@ -137,6 +140,10 @@ else
     NEW_EXE="$(build_ref "$NEW")"
 fi
 BASE_EXE="$(build_ref "$BASE")"
+# Two builds of different sources that come out byte for byte the same mean a build was stale.
+if cmp -s "$NEW_EXE" "$BASE_EXE" && ! git diff --quiet "$BASE" ${NEW:+"$NEW"} -- src Cargo.toml Cargo.lock; then
+    die "the two builds are identical although their sources differ: a stale build; remove target/sprt and run again"
+fi
 # Copies, so that a rebuild during the run changes neither side.
 cp "$NEW_EXE" "$OUT/bin/pbrain-new"
 cp "$BASE_EXE" "$OUT/bin/pbrain-base"
@@ -184,6 +191,23 @@ EOF
 )"
     echo "$NODE_CHECK"
 fi
+
+# Each opening is played twice in a row with the colours swapped (c-gomoku-cli -repeat). At fixed
+# nodes two different builds change most of those pairs; a pair replayed move for move means both
+# sides chose alike all game. Every pair alike is how a stale build showed (see build_ref).
+python3 - "$OUT/games.sgf" <<'EOF'
+import re, sys
+games = {}
+for text in open(sys.argv[1], errors="replace").read().split("(;")[1:]:
+    number = re.search(r"GN\[(\d+)\]", text)
+    if number:
+        games[int(number.group(1))] = re.findall(r";[BW]\[(\w*)\]", text)
+pairs = [(games[k], games[k + 1]) for k in range(1, max(games, default=0), 2) if k + 1 in games and k in games]
+alike = sum(a == b for a, b in pairs)
+print(f"Pairs of games on one opening: {len(pairs)}, replayed move for move: {alike}")
+if len(pairs) >= 20 and alike == len(pairs):
+    print("WARNING: the two builds played every pair alike; check that they differ")
+EOF
 
 SCORE="$(sed -n -E 's/^Score of new vs base: ([0-9]+) - ([0-9]+) - ([0-9]+) .*/\1 \2 \3/p' "$OUT/match.log" | tail -1)"
 [[ -n "$SCORE" ]] || die "no game finished, see $OUT/match.log"
