@@ -152,6 +152,9 @@ struct Worker<'a, G: Game> {
     move_lists: Vec<Vec<G::Move>>,
     /// Per ply: the move that led here was a pass, so the node may not pass again.
     after_pass: Vec<bool>,
+    /// Per ply, the static evaluation of a quiet node on the current line (`None` elsewhere):
+    /// a node no better than two plies before is not improving and is pruned harder.
+    static_evals: Vec<Option<Score>>,
     /// Per ply, the moves searched so far at the node (pruned ones are not).
     searched_lists: Vec<Vec<G::Move>>,
     /// Scratch space of [`Worker::order_moves`]: ordering key and index of every move, and
@@ -184,6 +187,7 @@ impl<'a, G: Game> Worker<'a, G> {
             pv: vec![Vec::new(); MAX_PLY + 1],
             move_lists: vec![Vec::new(); MAX_PLY + 1],
             after_pass: vec![false; MAX_PLY + 1],
+            static_evals: vec![None; MAX_PLY + 1],
             searched_lists: vec![Vec::new(); MAX_PLY + 1],
             keyed_moves: Vec::new(),
             kept_moves: Vec::new(),

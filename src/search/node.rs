@@ -20,7 +20,8 @@ const MAX_FORCING_PLIES: u32 = 12;
 const LMR_MIN_INDEX: usize = 3;
 const LMR_MIN_DEPTH: u32 = 3;
 /// Away from the principal variation, quiet moves past `LMP_BASE + depth^LMP_EXPONENT` are not
-/// searched: the ordering puts the few moves that matter first.
+/// searched, nor past half as many when the side to move is not improving (its static evaluation
+/// no higher than two plies before): the ordering puts the few moves that matter first.
 const LMP_BASE: usize = 4;
 const LMP_EXPONENT: f64 = 1.32;
 /// Reverse futility: at a quiet non-PV node, a static evaluation this far above beta per ply
@@ -112,9 +113,26 @@ impl<G: Game> Worker<'_, G> {
             }
         }
 
+        // Kept for every quiet node, PV or not, so that the node two plies down can tell whether
+        // its side is improving.
+        let static_eval = (ply > 0 && self.pos.is_quiet()).then(|| self.pos.evaluate());
+        self.static_evals[ply as usize] = static_eval;
+        let improving = match (static_eval, ply.checked_sub(2).and_then(|p| self.static_evals[p as usize])) {
+            (Some(now), Some(before)) => now > before,
+            _ => true,
+        };
         // The static evaluation of a quiet non-PV node, which the pruning below trusts.
-        let quiet_eval =
-            (!pv_node && ply > 0 && beta.abs() < score::MATE_BOUND && self.pos.is_quiet()).then(|| self.pos.evaluate());
+        // A stored bound on the same side of the evaluation is a better estimate than the
+        // evaluation itself.
+        let quiet_eval = static_eval.filter(|_| !pv_node && beta.abs() < score::MATE_BOUND).map(|eval| match entry {
+            Some(e) if e.score.abs() < score::MATE_BOUND => match e.bound {
+                Bound::Lower if e.score > eval => e.score,
+                Bound::Upper if e.score < eval => e.score,
+                Bound::Exact => e.score,
+                _ => eval,
+            },
+            _ => eval,
+        });
         if let Some(eval) = quiet_eval
             && let Some(score) = self.prune_quiet(eval, depth, alpha, beta, ply)?
         {
@@ -142,13 +160,10 @@ impl<G: Game> Worker<'_, G> {
         let mut result = Some(());
         let mut searched = std::mem::take(&mut self.searched_lists[ply as usize]);
         searched.clear();
+        let lmp_limit = LMP_LIMITS[(depth as usize).min(MAX_PLY)] / if improving { 1 } else { 2 };
         for (index, &mv) in moves.iter().enumerate() {
             let tactical = self.pos.is_tactical(mv);
-            if !pv_node
-                && !tactical
-                && index >= LMP_LIMITS[(depth as usize).min(MAX_PLY)]
-                && best_score > -score::MATE_BOUND
-            {
+            if !pv_node && !tactical && index >= lmp_limit && best_score > -score::MATE_BOUND {
                 continue;
             }
             searched.push(mv);
