@@ -130,6 +130,20 @@ def main():
         print("WARNING: SGF results differ from c-gomoku-cli's score line")
     if not games:
         print(f"WARNING: no games found in {a.sgf}")
+    print_pairs(games)
+
+
+def print_pairs(games):
+    """Each opening is played twice in a row with the colours swapped (c-gomoku-cli -repeat). Two
+    different deterministic builds (fixed nodes) change most pairs; a pair replayed move for move
+    means both sides chose alike all game, and every pair alike means one program on both sides
+    (how a stale build showed in scripts/sprt.sh)."""
+    moves = {int(prop(g, "GN") or 0): re.findall(r";[BW]\[(\w*)\]", g) for g in games}
+    pairs = [(moves[k], moves[k + 1]) for k in range(1, max(moves, default=0), 2) if k in moves and k + 1 in moves]
+    alike = sum(a == b for a, b in pairs)
+    print(f"Pairs of games on one opening: {len(pairs)}, replayed move for move: {alike}")
+    if len(pairs) >= 20 and alike == len(pairs):
+        print("WARNING: the two sides played every pair alike; check that they are different programs")
 
 
 if __name__ == "__main__":

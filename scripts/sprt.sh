@@ -192,23 +192,6 @@ EOF
     echo "$NODE_CHECK"
 fi
 
-# Each opening is played twice in a row with the colours swapped (c-gomoku-cli -repeat). At fixed
-# nodes two different builds change most of those pairs; a pair replayed move for move means both
-# sides chose alike all game. Every pair alike is how a stale build showed (see build_ref).
-python3 - "$OUT/games.sgf" <<'EOF'
-import re, sys
-games = {}
-for text in open(sys.argv[1], errors="replace").read().split("(;")[1:]:
-    number = re.search(r"GN\[(\d+)\]", text)
-    if number:
-        games[int(number.group(1))] = re.findall(r";[BW]\[(\w*)\]", text)
-pairs = [(games[k], games[k + 1]) for k in range(1, max(games, default=0), 2) if k + 1 in games and k in games]
-alike = sum(a == b for a, b in pairs)
-print(f"Pairs of games on one opening: {len(pairs)}, replayed move for move: {alike}")
-if len(pairs) >= 20 and alike == len(pairs):
-    print("WARNING: the two builds played every pair alike; check that they differ")
-EOF
-
 SCORE="$(sed -n -E 's/^Score of new vs base: ([0-9]+) - ([0-9]+) - ([0-9]+) .*/\1 \2 \3/p' "$OUT/match.log" | tail -1)"
 [[ -n "$SCORE" ]] || die "no game finished, see $OUT/match.log"
 read -r W L D <<<"$SCORE"
