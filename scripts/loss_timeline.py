@@ -30,7 +30,8 @@ from long_wins import games  # noqa: E402
 
 def evaluations(match, arbor_name, rapfi_name):
     """{game: {(ply, 'arbor' | 'rapfi'): evaluation}}, the last one each engine reported on each
-    of its moves: an int, ('win' | 'loss', plies) for a forced result, or None."""
+    of its moves: an int, or ('win' | 'loss', length) for a forced result (Rapfi counts plies,
+    Arbor its own moves)."""
     out, game = {}, None
     for line in (match / "messages.txt").open(errors="replace"):
         if line.startswith("Game ID:"):
@@ -46,8 +47,7 @@ def evaluations(match, arbor_name, rapfi_name):
                     out[game][ply, "rapfi"] = int(sign + value)
             elif name == arbor_name and (e := re.search(r" ev (?:(win|loss) in (\d+)|(-?\d+))", text)):
                 kind, moves, value = e.groups()
-                # Arbor counts a forced result in its own moves.
-                out[game][ply, "arbor"] = (kind, 2 * int(moves) - 1) if kind else int(value)
+                out[game][ply, "arbor"] = (kind, int(moves)) if kind else int(value)
     return out
 
 
@@ -90,7 +90,7 @@ def main():
                 line += f", balanced until ply {balanced[-1]} (Arbor then {after})"
         if first_loss:
             arbor_lead.append(plies - first_loss[0] + 1)
-            line += f"  Arbor's loss from ply {first_loss[0]}"
+            line += f"  Arbor's loss from ply {first_loss[0]} (in {first_loss[1]} of its moves)"
         if first_win and first_loss and first_loss[0] <= first_win[0] + 1:
             seen_together += 1
         print(line)
