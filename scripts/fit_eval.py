@@ -5,15 +5,21 @@ The evaluation (src/gomoku/eval.rs) is linear in per-side counts of shapes, kill
 two-line combinations, with one weight table for the side to move and one for the side
 waiting. This script reads finished games from c-gomoku-cli SGF files, has `arbor features`
 turn every position the search would evaluate statically into those counts, fits a logistic
-regression of the side to move's result on them, and prints SHAPE_VALUE, THREAT_BONUS,
-COMBO_BONUS and TEMPO for eval.rs.
+regression of the side to move's result on them (a game repeated move for move counts once),
+and prints SHAPE_VALUE, THREAT_BONUS, COMBO_BONUS and TEMPO for eval.rs.
 
     python3 scripts/fit_eval.py --arbor target/release/arbor games1.sgf games2.sgf ...
+
+With --holdout K every K-th distinct game is left out of the fit, and the held-out positions'
+cross-entropy is printed for the fit and for the tables in eval.rs now: as they are, and at the
+single scale that suits these games best (a scale alone is a calibration, which the search's
+margins would not follow), so a refit is compared with the present weights on games neither saw.
 
 Needs numpy (pip install numpy). Use freestyle 15x15 games between strong players from varied
 openings; a few thousand games give tens of thousands of positions.
 """
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -75,6 +81,35 @@ def fit(labels, features, l2):
     return full, w[-1] - (mean / spread) @ w[:-1], loss
 
 
+def features_of(arbor, games):
+    """The label and features of every position `arbor features` reads in `games`."""
+    run = subprocess.run([arbor, "features"], input="\n".join(games) + "\n", capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"fit_eval.py: arbor features failed: {run.stderr.strip()}")
+    return np.array([[float(v) for v in line.split()] for line in run.stdout.splitlines()]).reshape(-1, 2 * SIDE + 1)
+
+
+def cross_entropy(weights, intercept, rows):
+    """Mean cross-entropy of the results in `rows` under a linear model in logits."""
+    p = np.clip(1 / (1 + np.exp(-(rows[:, 1:] @ weights + intercept))), 1e-9, 1 - 1e-9)
+    labels = rows[:, 0]
+    return -np.mean(labels * np.log(p) + (1 - labels) * np.log(1 - p))
+
+
+def parse_tables(text):
+    """The weights (in logits per count) and intercept of eval.rs-style tables in `text`."""
+    def rows(name):
+        body = text[text.index(f"const {name}"):]
+        body = body[body.index("= [") + 3:]
+        found = re.findall(r"\[([-0-9, ]+)\]", body[:body.index("];")])
+        return [np.array([float(v) for v in row.split(",") if v.strip()]) for row in found]
+    shapes, threats, combos = rows("SHAPE_VALUE"), rows("THREAT_BONUS"), rows("COMBO_BONUS")
+    tempo = float(re.search(r"const TEMPO: Score = (-?\d+);", text).group(1))
+    mover = np.concatenate([shapes[0], threats[0], combos[0]])
+    waiter = np.concatenate([shapes[1], threats[1], combos[1]])
+    return np.concatenate([mover, -waiter]) / UNITS_PER_LOGIT, tempo / UNITS_PER_LOGIT
+
+
 def tables(full, intercept):
     """The eval.rs tables in eval units: each side's worth in its role, never negative, the
     shapes along the ladder increasing, and the shapes the fit never sees (decided positions
@@ -110,17 +145,31 @@ def main():
     parser.add_argument("sgf", nargs="+", help="c-gomoku-cli SGF files of freestyle 15x15 games")
     parser.add_argument("--arbor", default="target/release/arbor", help="the arbor binary")
     parser.add_argument("--l2", type=float, default=1e-3, help="ridge penalty on standardised weights")
+    parser.add_argument("--holdout", type=int, metavar="K", help="leave every K-th distinct game out of the fit "
+                        "and compare the fit with eval.rs on them")
+    parser.add_argument("--eval-rs", default=os.path.join(os.path.dirname(__file__), "..", "src", "gomoku", "eval.rs"),
+                        help="the tables to compare with (--holdout)")
     args = parser.parse_args()
-    games = "\n".join(games_from_sgf(args.sgf)) + "\n"
-    run = subprocess.run([args.arbor, "features"], input=games, capture_output=True, text=True)
-    if run.returncode != 0:
-        sys.exit(f"fit_eval.py: arbor features failed: {run.stderr.strip()}")
-    rows = np.array([[float(v) for v in line.split()] for line in run.stdout.splitlines()])
+    games = list(dict.fromkeys(games_from_sgf(args.sgf)))
+    held = [g for i, g in enumerate(games) if args.holdout and i % args.holdout == 0]
+    rows = features_of(args.arbor, [g for i, g in enumerate(games) if not (args.holdout and i % args.holdout == 0)])
     if len(rows) == 0:
         sys.exit("fit_eval.py: no positions in those games")
     full, intercept, loss = fit(rows[:, 0], rows[:, 1:], args.l2)
-    print(f"// {games.count(chr(10))} games, {len(rows)} positions, cross-entropy {loss:.4f}")
-    print(tables(full, intercept))
+    printed = tables(full, intercept)
+    print(f"// {len(games) - len(held)} distinct games, {len(rows)} positions, cross-entropy {loss:.4f}")
+    if held:
+        test = features_of(args.arbor, held)
+        fitted, fitted_tempo = parse_tables(printed)
+        with open(args.eval_rs) as f:
+            present, tempo = parse_tables(f.read())
+        scales = np.arange(0.05, 2.001, 0.05)
+        fit_scale = min(scales, key=lambda k: cross_entropy(k * present, k * tempo, rows))
+        print(f"// held out: {len(held)} games, {len(test)} positions; cross-entropy of these tables "
+              f"{cross_entropy(fitted, fitted_tempo, test):.4f}, of eval.rs {cross_entropy(present, tempo, test):.4f}, "
+              f"of eval.rs x {fit_scale:.2f} (the fitted games' best scale) "
+              f"{cross_entropy(fit_scale * present, fit_scale * tempo, test):.4f}")
+    print(printed)
 
 
 if __name__ == "__main__":
