@@ -100,11 +100,16 @@ GAMES="${GAMES:-$DISTINCT}"
 # the next run of the same commit. Prints the path of that pbrain-arbor. The copy's files are
 # stamped with the time of extraction (tar -m): cargo rebuilds when a source file is newer than
 # its last build, and with the commit's own times an older commit built after a newer one was
-# taken as up to date, so "base" silently ran the "new" binary.
+# taken as up to date, so "base" silently ran the "new" binary. Builds hold a lock on the shared
+# target dir: two runs started together once cached one commit's binary under the other's name.
+# Called in a command substitution, so the lock goes with the subshell.
 build_ref() {
-    local sha dir
+    local sha dir lock
     sha="$(git rev-parse --verify --quiet "$1^{commit}")" || die "unknown git ref: $1"
     dir="$ROOT/target/sprt/cache/$sha"
+    mkdir -p "$ROOT/target/sprt"
+    exec {lock}>"$ROOT/target/sprt/build.lock"
+    flock "$lock"
     if [[ ! -x "$dir/pbrain-arbor" ]]; then
         echo "sprt.sh: building $1 ($sha) in $dir" >&2
         rm -rf "$dir/tree" && mkdir -p "$dir/tree"
