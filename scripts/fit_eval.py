@@ -151,13 +151,15 @@ def main():
                         help="the tables to compare with (--holdout)")
     args = parser.parse_args()
     games = list(dict.fromkeys(games_from_sgf(args.sgf)))
-    held = [g for i, g in enumerate(games) if args.holdout and i % args.holdout == 0]
-    rows = features_of(args.arbor, [g for i, g in enumerate(games) if not (args.holdout and i % args.holdout == 0)])
+    held, fitted_games = [], []
+    for i, game in enumerate(games):
+        (held if args.holdout and i % args.holdout == 0 else fitted_games).append(game)
+    rows = features_of(args.arbor, fitted_games)
     if len(rows) == 0:
         sys.exit("fit_eval.py: no positions in those games")
     full, intercept, loss = fit(rows[:, 0], rows[:, 1:], args.l2)
     printed = tables(full, intercept)
-    print(f"// {len(games) - len(held)} distinct games, {len(rows)} positions, cross-entropy {loss:.4f}")
+    print(f"// {len(fitted_games)} distinct games, {len(rows)} positions, cross-entropy {loss:.4f}")
     if held:
         test = features_of(args.arbor, held)
         fitted, fitted_tempo = parse_tables(printed)
