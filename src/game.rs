@@ -76,6 +76,15 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
+    /// A wider and costlier solver than [`Game::prove_win`]'s (Gomoku's victory by continuous
+    /// threats), in about `max_nodes` nodes: a winning move for the side to move, or no win,
+    /// which proves nothing. Called only when [`crate::search::limits::SearchLimits::solver`]
+    /// asks: at the root before and between iterations, and after each iteration's best move
+    /// for the opponent.
+    fn solve_threats(&mut self, _max_nodes: u64) -> Proof<Self::Move> {
+        Proof { win: None, nodes: 0 }
+    }
+
     /// Whether the opponent threatens to win at once, so the static evaluation cannot be
     /// trusted and [`Game::generate_moves`] returns the forced replies.
     fn is_threatened(&self) -> bool {
@@ -115,6 +124,16 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn max_moves(&self, _depth: u32) -> Option<usize> {
         None
     }
+}
+
+/// What a game's solver proved, and what it cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Proof<M> {
+    /// A winning move and the plies to the win along the proof found. Solvers need not find the
+    /// shortest win, so this is an upper bound: a win at least this fast.
+    pub win: Option<(M, u32)>,
+    /// Nodes the solver spent, counted with the search's own so node limits stay fair.
+    pub nodes: u64,
 }
 
 /// How a finished game ended, for people and for GTP `final_score`.

@@ -10,7 +10,7 @@ use arbor::engine::{DEFAULT_HASH_MB, Engine, default_threads};
 use arbor::protocol::{bounds, gomocup};
 
 const USAGE: &str = "\
-Usage: pbrain-arbor [--threads N] [--hash MB] [--max-depth N]
+Usage: pbrain-arbor [--threads N] [--hash MB] [--max-depth N] [--threat-solver]
 
 Plays Gomoku as a Gomocup brain over stdin and stdout (piskvork protocol 2).
 
@@ -18,6 +18,8 @@ Options:
   --threads N     search threads (default: all cores; INFO thread_num overrides)
   --hash MB       transposition table size when the manager sets no max_memory (default 64)
   --max-depth N   deepest search iteration (default: no limit; INFO max_depth overrides)
+  --threat-solver call the threat solver (VCT) at the root: proven wins and refuted moves
+                  (off by default: not yet worth its nodes in play; for analysis and A/B matches)
   --help          print this help
   --version       print the version";
 
@@ -25,12 +27,14 @@ struct Options {
     threads: usize,
     hash_mb: usize,
     max_depth: Option<u32>,
+    threat_solver: bool,
 }
 
 /// Reads the arguments with lexopt, as `arbor` does. `Ok(None)` when the request was only for
 /// help or the version, already printed.
 fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options>, lexopt::Error> {
-    let mut options = Options { threads: default_threads(), hash_mb: DEFAULT_HASH_MB, max_depth: None };
+    let mut options =
+        Options { threads: default_threads(), hash_mb: DEFAULT_HASH_MB, max_depth: None, threat_solver: false };
     let mut parser = lexopt::Parser::from_args(args);
     while let Some(arg) = parser.next()? {
         let flag = match arg {
@@ -41,6 +45,10 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options
             Long("version") | Short('V') => {
                 println!("pbrain-arbor {}", env!("CARGO_PKG_VERSION"));
                 return Ok(None);
+            }
+            Long("threat-solver") => {
+                options.threat_solver = true;
+                continue;
             }
             Long(flag @ ("threads" | "hash" | "max-depth")) => format!("--{flag}"),
             other => return Err(other.unexpected()),
@@ -75,7 +83,7 @@ fn main() -> ExitCode {
         }
     };
     arbor::gomoku::build_tables();
-    match gomocup::run(Engine::new(options.hash_mb, options.threads), options.max_depth) {
+    match gomocup::run(Engine::new(options.hash_mb, options.threads), options.max_depth, options.threat_solver) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             // The manager closed our output: nobody is left to answer.

@@ -88,6 +88,7 @@ impl Engine {
                     nodes: limits.nodes.map(|n| n.saturating_sub(spent)),
                     move_time: limits.move_time,
                     clock: limits.clock,
+                    solver: limits.solver,
                     ..SearchLimits::default()
                 };
                 let result = search(&child, &search_limits, start, None, &self.tt, stop, &mut |_| {});

@@ -20,7 +20,7 @@ pub use board::Board;
 pub use types::{BoardError, Color, MAX_SIZE, MIN_SIZE, Move, MoveError, Rule};
 pub use vct::Proof;
 
-use crate::game::{Game, Outcome, Playable, Verdict, grid_diagram};
+use crate::game::{self, Game, Outcome, Playable, Verdict, grid_diagram};
 use crate::score::Score;
 use threat::Threat;
 
@@ -116,6 +116,12 @@ impl Game for Board {
             return None;
         }
         self.find_vcf(max_nodes)
+    }
+
+    /// Victory by continuous threats (fours and threes), VCF included.
+    fn solve_threats(&mut self, max_nodes: u64) -> game::Proof<Move> {
+        let proof = self.find_vct(max_nodes);
+        game::Proof { win: proof.win, nodes: proof.nodes }
     }
 
     fn is_threatened(&self) -> bool {

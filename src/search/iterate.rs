@@ -5,11 +5,12 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use super::solver::{PROOF_SHARE, ROOT_THREAT_NODES};
 use super::{MAX_PLY, RootLine, SearchEvent, SearchInfo, SearchResult, Worker, outcome_score};
 use crate::game::Game;
-use crate::score::{self, INFINITY, Score, win_in};
+use crate::score::{self, INFINITY, Score, loss_in, win_in};
 
-/// Nodes the game's solver may spend at the root before the search.
+/// Nodes the game's quick solver ([`Game::prove_win`]) may spend at the root before the search.
 const ROOT_PROOF_NODES: u32 = 5_000;
 
 impl<G: Game> Worker<'_, G> {
@@ -63,6 +64,11 @@ impl<G: Game> Worker<'_, G> {
             }
             return self.finish(result);
         }
+        let proving = limits.solver && wanted_lines == 1;
+        if proving && self.try_proof(ROOT_THREAT_NODES, &mut result) {
+            return self.finish(result);
+        }
+        let mut proof_nodes_from = self.nodes;
         let wanted_lines = wanted_lines.min(self.root_moves.len());
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).min(MAX_PLY as u32 - 1);
         let mut instability = 1.0f64;
@@ -71,6 +77,7 @@ impl<G: Game> Worker<'_, G> {
         while depth <= max_depth {
             self.seldepth = 0;
             self.partial = None;
+            let iteration_from = self.nodes;
             let Some(lines) = self.rank_root(depth, wanted_lines, &result.lines) else {
                 if let (1, Some(line)) = (wanted_lines, self.partial.take()) {
                     result.best_move = line.pv.first().copied().or(result.best_move);
@@ -96,8 +103,40 @@ impl<G: Game> Worker<'_, G> {
                 if score::is_mate(score) && score > 0 && depth as i32 >= score::MATE - score {
                     break;
                 }
+                if proving
+                    && !score::is_mate(score)
+                    && let Some(mv) = best
+                    && let Some(plies) = self.refute(mv, self.nodes - iteration_from)
+                {
+                    if self.root_moves.len() > 1 {
+                        // Search this depth again without it; until then, the likeliest other move.
+                        self.root_moves.retain(|&m| m != mv);
+                        self.pos.order_scores(&self.root_moves, &mut self.move_scores);
+                        let fallback =
+                            self.root_moves.iter().zip(&self.move_scores).max_by_key(|&(_, &s)| s).map(|(&m, _)| m);
+                        result.best_move = fallback;
+                        result.pv = fallback.into_iter().collect();
+                        result.lines.clear();
+                        continue;
+                    }
+                    // Every move loses: play the one whose loss is proven the slowest.
+                    let (mv, plies) = self.refuted.iter().copied().max_by_key(|&(_, p)| p).unwrap_or((mv, plies));
+                    result.best_move = Some(mv);
+                    result.score = loss_in(plies);
+                    result.pv = vec![mv];
+                    result.lines.clear();
+                    self.report(&result);
+                    break;
+                }
                 if !self.shared.time.may_start_iteration(instability) {
                     break;
+                }
+                if proving && !score::is_mate(score) {
+                    let budget = (self.nodes - proof_nodes_from) / PROOF_SHARE;
+                    if self.try_proof(budget, &mut result) {
+                        break;
+                    }
+                    proof_nodes_from = self.nodes;
                 }
             }
             depth += 1;
@@ -149,7 +188,7 @@ impl<G: Game> Worker<'_, G> {
         value
     }
 
-    fn report(&mut self, result: &SearchResult<G::Move>) {
+    pub(super) fn report(&mut self, result: &SearchResult<G::Move>) {
         self.flush_nodes();
         let info = SearchInfo {
             depth: result.depth,

@@ -1,7 +1,7 @@
 //! What a caller may ask of one search: any mix of depth, node, per-move time and game-clock
 //! limits (the first one reached ends the search), which root moves to leave out, how many best
-//! root moves to rank, and whether to report root moves as they are searched. Moves appear as
-//! [`crate::game::Game::encode_move`] codes, so the limits stay the same type for every game.
+//! root moves to rank, whether to report root moves as they are searched, and whether to call on
+//! the game's threat solver. Moves appear as [`crate::game::Game::encode_move`] codes, so the limits stay the same type for every game.
 
 use std::time::Duration;
 
@@ -25,6 +25,11 @@ pub struct SearchLimits {
     pub multi_pv: usize,
     /// Report every root move of the best line's search as it is searched (a GUI's live view).
     pub report_root_moves: bool,
+    /// Call on the game's threat solver ([`crate::game::Game::solve_threats`]) at the root: for
+    /// a win before and between iterations, and against each iteration's best move. Off by
+    /// default: in self-play at fixed nodes it has not paid for its nodes (docs/strength.md), so
+    /// it serves analysis and A/B matches of one binary (`pbrain-arbor --threat-solver`).
+    pub solver: bool,
 }
 
 /// A game clock as the protocol last reported it.

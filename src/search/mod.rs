@@ -17,13 +17,15 @@
 //! restricted root must never be read back as the position's value.
 //!
 //! Files: this one holds the public types and a thread's state ([`Worker`]); `threads.rs` sets
-//! the threads up, `iterate.rs` deepens at the root, `node.rs` searches a node, `ordering.rs`
-//! orders its moves and learns from its cut-offs.
+//! the threads up, `iterate.rs` deepens at the root, `solver.rs` calls on the game's solver
+//! there, `node.rs` searches a node, `ordering.rs` orders its moves and learns from its
+//! cut-offs.
 
 mod iterate;
 pub mod limits;
 mod node;
 mod ordering;
+mod solver;
 mod threads;
 pub mod time;
 pub mod tt;
@@ -78,6 +80,11 @@ pub enum SearchEvent<'a, M> {
     /// the best of this iteration so far), otherwise an upper bound, which is enough to prove
     /// the move lost.
     RootMove { mv: M, score: Score, new_best: bool },
+    /// The game's solver proved that `mv` wins within `plies` plies, in `nodes` nodes.
+    Proven { mv: M, plies: u32, nodes: u64 },
+    /// The game's solver proved that after the root move `mv` the opponent wins within `plies`
+    /// plies of the root, in `nodes` nodes: the move is not played unless every move loses.
+    Refuted { mv: M, plies: u32, nodes: u64 },
 }
 
 /// The callback that receives [`SearchEvent`]s.
@@ -141,6 +148,11 @@ struct Worker<'a, G: Game> {
     /// search at the iteration's depth: a move only replaces the one before it by beating it.
     /// When the clock cuts the iteration short, this is better than the last complete one.
     partial: Option<RootLine<G::Move>>,
+    /// Root moves after which the game's solver proved a win for the opponent, with the plies
+    /// from the root to it.
+    refuted: Vec<(G::Move, u32)>,
+    /// Solver nodes spent so far checking each root move for a win of the opponent.
+    refute_spent: Vec<(G::Move, u64)>,
     nodes: u64,
     unreported_nodes: u64,
     seldepth: u32,
@@ -178,6 +190,8 @@ impl<'a, G: Game> Worker<'a, G> {
             root_taken: Vec::new(),
             root_hint: None,
             partial: None,
+            refuted: Vec::new(),
+            refute_spent: Vec::new(),
             nodes: 0,
             unreported_nodes: 0,
             seldepth: 0,
@@ -246,6 +260,8 @@ mod tests {
     use std::time::Instant;
 
     use super::*;
+    use crate::game::Proof;
+    use crate::score::{self, win_in};
 
     /// A synthetic game tree: every position has three moves, the path is the position, and
     /// leaves score a hash of the path. Few enough moves that no reduction or pruning applies,
@@ -290,6 +306,145 @@ mod tests {
         fn history_index(mv: u8) -> usize {
             usize::from(mv)
         }
+    }
+
+    /// [`Tree`] with a solver that proves, after the root moves it lists, a win for the side to
+    /// move within the given plies, and at the root the win it is given.
+    #[derive(Clone)]
+    struct Refuting {
+        tree: Tree,
+        lost: Vec<(u8, u32)>,
+        root_win: Option<(u8, u32)>,
+    }
+
+    impl Game for Refuting {
+        type Move = u8;
+        const HISTORY_SIZE: usize = 3;
+
+        fn hash(&self) -> u64 {
+            self.tree.hash()
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            None
+        }
+        fn generate_moves(&self, out: &mut Vec<u8>) {
+            self.tree.generate_moves(out);
+        }
+        fn make_move(&mut self, mv: u8) {
+            self.tree.make_move(mv);
+        }
+        fn unmake_move(&mut self, mv: u8) {
+            self.tree.unmake_move(mv);
+        }
+        fn evaluate(&self) -> Score {
+            self.tree.evaluate()
+        }
+        fn encode_move(mv: u8) -> u32 {
+            Tree::encode_move(mv)
+        }
+        fn decode_move(&self, code: u32) -> Option<u8> {
+            self.tree.decode_move(code)
+        }
+        fn history_index(mv: u8) -> usize {
+            Tree::history_index(mv)
+        }
+        fn solve_threats(&mut self, _max_nodes: u64) -> Proof<u8> {
+            let win = match self.tree.path[..] {
+                [] => self.root_win,
+                [root_move] => self.lost.iter().find(|&&(m, _)| m == root_move).map(|&(_, plies)| (0, plies)),
+                _ => None,
+            };
+            Proof { win, nodes: 1 }
+        }
+    }
+
+    /// A search of a [`Refuting`] root, and what its solver announced.
+    struct Solved {
+        result: SearchResult<u8>,
+        /// Wins proven at the root: move, plies, solver nodes.
+        proven: Vec<(u8, u32, u64)>,
+        /// Root moves refuted: move, plies from the root to the opponent's win.
+        refuted: Vec<(u8, u32)>,
+    }
+
+    fn run_refuting(root: &Refuting, limits: &SearchLimits) -> Solved {
+        let tt = TranspositionTable::new(1);
+        let stop = AtomicBool::new(false);
+        let (mut proven, mut refuted) = (Vec::new(), Vec::new());
+        let result = search(root, limits, Instant::now(), None, &tt, &stop, &mut |event| match event {
+            SearchEvent::Proven { mv, plies, nodes } => proven.push((mv, plies, nodes)),
+            SearchEvent::Refuted { mv, plies, .. } => refuted.push((mv, plies)),
+            _ => {}
+        });
+        Solved { result, proven, refuted }
+    }
+
+    fn refuting(lost: Vec<(u8, u32)>) -> Refuting {
+        Refuting { tree: Tree { path: Vec::new() }, lost, root_win: None }
+    }
+
+    /// `limits` with the game's threat solver switched on.
+    fn solving(limits: SearchLimits) -> SearchLimits {
+        SearchLimits { solver: true, ..limits }
+    }
+
+    #[test]
+    fn a_win_the_solver_proves_is_played_at_once_and_kept() {
+        let tt = TranspositionTable::new(1);
+        let stop = AtomicBool::new(false);
+        let mut proven = Vec::new();
+        let root = Refuting { root_win: Some((2, 7)), ..refuting(Vec::new()) };
+        let limits = solving(SearchLimits::default());
+        let result = search(&root, &limits, Instant::now(), None, &tt, &stop, &mut |event| {
+            if let SearchEvent::Proven { mv, plies, nodes } = event {
+                proven.push((mv, plies, nodes));
+            }
+        });
+        assert_eq!(proven, [(2, 7, 1)]);
+        assert_eq!((result.best_move, result.score, result.nodes), (Some(2), win_in(7), 1));
+        let entry = tt.probe(root.hash()).unwrap();
+        assert_eq!((entry.mv, entry.score, entry.bound), (Some(2), win_in(7), tt::Bound::Lower));
+        let entry = tt.probe(mix(&[2])).unwrap();
+        assert_eq!((entry.score, entry.bound), (loss_in(6), tt::Bound::Upper));
+    }
+
+    #[test]
+    fn a_best_move_the_solver_refutes_is_not_played() {
+        let plain = run(6).best_move.unwrap();
+        let Solved { result, refuted, .. } =
+            run_refuting(&refuting(vec![(plain, 9)]), &solving(SearchLimits::depth(6)));
+        assert_eq!(refuted, [(plain, 10)]);
+        assert_ne!(result.best_move, Some(plain));
+        assert!(!score::is_mate(result.score));
+    }
+
+    #[test]
+    fn when_every_move_is_refuted_the_slowest_loss_is_played() {
+        let Solved { result, refuted, .. } =
+            run_refuting(&refuting(vec![(0, 5), (1, 9), (2, 7)]), &solving(SearchLimits::depth(6)));
+        assert_eq!(refuted.len(), 3);
+        assert_eq!(result.best_move, Some(1));
+        assert_eq!(result.score, loss_in(10));
+    }
+
+    #[test]
+    fn the_solver_is_not_called_unless_switched_on() {
+        let plain = run(6);
+        let root = Refuting { root_win: Some((2, 7)), ..refuting(vec![(0, 5), (1, 9), (2, 7)]) };
+        let Solved { result, proven, refuted } = run_refuting(&root, &SearchLimits::depth(6));
+        assert!(proven.is_empty() && refuted.is_empty());
+        assert_eq!((result.best_move, result.score, result.nodes), (plain.best_move, plain.score, plain.nodes));
+    }
+
+    #[test]
+    fn solver_nodes_count_against_the_node_limit() {
+        let root = Refuting { root_win: Some((2, 7)), ..refuting(Vec::new()) };
+        let limits = solving(SearchLimits { nodes: Some(1), ..SearchLimits::default() });
+        let Solved { result, proven, .. } = run_refuting(&root, &limits);
+        assert_eq!((proven.len(), result.nodes), (1, 1));
+        let limits = solving(SearchLimits { nodes: Some(0), depth: Some(1), ..SearchLimits::default() });
+        let Solved { proven, .. } = run_refuting(&root, &limits);
+        assert!(proven.is_empty(), "no node is left for the solver");
     }
 
     fn minimax(tree: &mut Tree, depth: u32) -> Score {
@@ -393,6 +548,7 @@ mod tests {
         run_with(&SearchLimits::depth(3), &mut |event| match event {
             SearchEvent::Iteration(_) => iterations += 1,
             SearchEvent::RootMove { .. } => panic!("not asked for"),
+            SearchEvent::Proven { .. } | SearchEvent::Refuted { .. } => panic!("this game has no solver"),
         });
         assert_eq!(iterations, 3);
     }

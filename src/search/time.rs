@@ -60,6 +60,16 @@ impl TimeManager {
         self.start.elapsed()
     }
 
+    /// Time left before the hard deadline, `None` without one.
+    pub fn remaining(&self) -> Option<Duration> {
+        self.hard.map(|hard| hard.saturating_sub(self.elapsed()))
+    }
+
+    /// When the search stops deepening, measured from its start; `None` without a deadline.
+    pub fn soft(&self) -> Option<Duration> {
+        self.soft
+    }
+
     /// The search must stop now.
     pub fn hard_expired(&self) -> bool {
         self.hard.is_some_and(|h| self.elapsed() >= h)

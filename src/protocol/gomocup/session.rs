@@ -56,11 +56,12 @@ pub fn classify(line: &str) -> Interrupt {
 }
 
 /// Plays the Gomocup protocol on stdin and stdout until `END` or the end of input. Searches
-/// stop at `max_depth` until an `INFO max_depth` changes it.
-pub fn run(engine: Engine, max_depth: Option<u32>) -> io::Result<()> {
+/// stop at `max_depth` until an `INFO max_depth` changes it, and call on the threat solver when
+/// `threat_solver` is true.
+pub fn run(engine: Engine, max_depth: Option<u32>, threat_solver: bool) -> io::Result<()> {
     let signals = Arc::new(Signals::default());
     let lines = spawn_reader(BufReader::new(io::stdin()), classify, Arc::clone(&signals));
-    Session::new(engine, io::stdout(), signals).with_max_depth(max_depth).run(lines)
+    Session::new(engine, io::stdout(), signals).with_max_depth(max_depth).with_threat_solver(threat_solver).run(lines)
 }
 
 /// Whether to read another line.
@@ -148,6 +149,8 @@ pub struct Session<W: Write + Send> {
     max_depth: Option<u32>,
     /// Nodes any move may search (`INFO max_node`).
     max_nodes: Option<u64>,
+    /// Every search calls on the threat solver ([`SearchLimits::solver`]); set at start-up only.
+    threat_solver: bool,
     mode: Mode,
     /// Points the brain must not play (`YXBLOCK`).
     blocked: Vec<Move>,
@@ -178,6 +181,7 @@ impl<W: Write + Send> Session<W> {
             },
             max_depth: None,
             max_nodes: None,
+            threat_solver: false,
             mode: Mode::Commands,
             blocked: Vec::new(),
             gui: false,
@@ -189,6 +193,12 @@ impl<W: Write + Send> Session<W> {
     /// Caps the depth of every search, as `INFO max_depth` does.
     pub fn with_max_depth(mut self, max_depth: Option<u32>) -> Self {
         self.max_depth = max_depth;
+        self
+    }
+
+    /// Turns the threat solver on (or off) for every search.
+    pub fn with_threat_solver(mut self, threat_solver: bool) -> Self {
+        self.threat_solver = threat_solver;
         self
     }
 
@@ -564,13 +574,17 @@ mod tests {
     }
 
     fn converse_all(input: &[&str]) -> Vec<String> {
+        converse_with_solver(input, false)
+    }
+
+    fn converse_with_solver(input: &[&str], threat_solver: bool) -> Vec<String> {
         let signals = Arc::new(Signals::default());
         let (sender, receiver) = mpsc::channel();
         for line in input {
             sender.send(InputLine { text: line.to_string(), received: Instant::now(), interrupted: false }).unwrap();
         }
         drop(sender);
-        let mut session = Session::new(Engine::new(1, 1), Vec::new(), signals);
+        let mut session = Session::new(Engine::new(1, 1), Vec::new(), signals).with_threat_solver(threat_solver);
         for line in receiver {
             if session.handle(&line).unwrap() == Flow::Quit {
                 break;
@@ -578,6 +592,34 @@ mod tests {
         }
         let out = String::from_utf8(session.into_output()).unwrap();
         out.lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn the_threat_solver_announces_its_win_only_when_switched_on() {
+        // (8,7) makes two live threes: a win by threats, not by fours alone, so only the threat
+        // solver proves it before the search.
+        let input = [
+            "START 15",
+            "INFO max_depth 3",
+            "BOARD",
+            "8,5,1",
+            "8,6,1",
+            "6,7,1",
+            "7,7,1",
+            "0,0,2",
+            "14,0,2",
+            "0,14,2",
+            "14,14,2",
+            "DONE",
+        ];
+        let proven = |out: &[String]| out.iter().filter(|l| l.starts_with("MESSAGE proven win in 5 plies")).count();
+        let on = converse_with_solver(&input, true);
+        assert_eq!(proven(&on), 1, "{on:?}");
+        assert_eq!(on.last().unwrap(), "8,7", "{on:?}");
+        let off = converse_with_solver(&input, false);
+        assert_eq!(proven(&off), 0, "{off:?}");
+        assert!(off.iter().all(|l| !l.starts_with("MESSAGE proven")), "{off:?}");
+        assert!(off.iter().any(|l| l.starts_with("MESSAGE depth 3")), "the plain search ran: {off:?}");
     }
 
     #[test]

@@ -74,6 +74,16 @@ pub(super) fn progress(info: &SearchInfo<Move>) -> String {
     )
 }
 
+/// The threat solver proved a win for the brain: the move is played at once.
+pub(super) fn proven_win(mv: Move, plies: u32, nodes: u64) -> String {
+    format!("proven win in {plies} plies or fewer by {mv} ({nodes} solver nodes)")
+}
+
+/// The threat solver refuted the search's best move: the opponent has a forced win after it.
+pub(super) fn proven_loss(mv: Move, plies: u32, nodes: u64) -> String {
+    format!("proven loss after {mv}: the opponent wins within {plies} plies ({nodes} solver nodes)")
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;

@@ -6,7 +6,7 @@ use std::io;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use super::replies::{Realtime, balance_progress, nbest_line, progress};
+use super::replies::{Realtime, balance_progress, nbest_line, progress, proven_loss, proven_win};
 use super::{Answer, Response, SWAP2_JUDGE_SHARE, Session, square};
 use crate::engine::balance::BalanceTarget;
 use crate::game::Game;
@@ -30,10 +30,11 @@ impl<W: io::Write + Send> Session<W> {
         let stones = points.iter().map(|&(x, y)| square(&current, x, y)).collect::<Result<Vec<_>, _>>()?;
         let budget = time::move_budget(&self.time.limits()).unwrap_or(self.time.turn);
         let judge_time = budget.saturating_sub(received.elapsed()).mul_f64(SWAP2_JUDGE_SHARE);
-        let Session { engine, signals, max_depth, .. } = self;
+        let Session { engine, signals, max_depth, threat_solver, .. } = self;
         let mut judge = |board: &Board| {
             signals.arm();
-            let limits = SearchLimits { depth: *max_depth, ..SearchLimits::move_time(judge_time) };
+            let limits =
+                SearchLimits { depth: *max_depth, solver: *threat_solver, ..SearchLimits::move_time(judge_time) };
             let result = engine.go(board, &limits, Instant::now(), signals.stop_flag(), &mut |_| {});
             Judgement { score: result.score, best: result.best_move }
         };
@@ -88,12 +89,13 @@ impl<W: io::Write + Send> Session<W> {
     }
 
     /// The limits of a search for the brain's own move: the clock, the depth and node caps,
-    /// and the blocked points.
+    /// the blocked points and whether the threat solver is used.
     pub(super) fn move_limits(&self) -> SearchLimits {
         SearchLimits {
             depth: self.max_depth,
             nodes: self.max_nodes,
             excluded: self.blocked.iter().map(|&mv| Board::encode_move(mv)).collect(),
+            solver: self.threat_solver,
             ..self.time.limits()
         }
     }
@@ -121,6 +123,8 @@ impl<W: io::Write + Send> Session<W> {
                 SearchEvent::RootMove { mv, score, new_best } => {
                     live.root_move(mv, score, new_best).into_iter().collect()
                 }
+                SearchEvent::Proven { mv, plies, nodes } => vec![Response::Message(proven_win(mv, plies, nodes))],
+                SearchEvent::Refuted { mv, plies, nodes } => vec![Response::Message(proven_loss(mv, plies, nodes))],
             };
             for line in lines {
                 if out.line(line).is_err() {
@@ -139,7 +143,7 @@ impl<W: io::Write + Send> Session<W> {
         if self.signals.quit_requested() || !self.signals.start_pondering() {
             return Ok(());
         }
-        let limits = SearchLimits { depth: self.max_depth, ..SearchLimits::default() };
+        let limits = SearchLimits { depth: self.max_depth, solver: self.threat_solver, ..SearchLimits::default() };
         let result = self.engine.go(position, &limits, Instant::now(), self.signals.stop_flag(), &mut |_| {});
         self.signals.stop_pondering();
         if self.signals.quit_requested() {
