@@ -257,6 +257,7 @@ fn outcome_score(outcome: Outcome, ply: u32) -> Score {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Mutex;
     use std::time::Instant;
 
     use super::*;
@@ -309,12 +310,15 @@ mod tests {
     }
 
     /// [`Tree`] with a solver that proves, after the root moves it lists, a win for the side to
-    /// move within the given plies, and at the root the win it is given.
+    /// move within the given plies, and at the root the win it is given. It records the budget
+    /// of every check of a root move and, if `spends_budget`, spends all of it.
     #[derive(Clone)]
     struct Refuting {
         tree: Tree,
         lost: Vec<(u8, u32)>,
         root_win: Option<(u8, u32)>,
+        spends_budget: bool,
+        checks: Arc<Mutex<Vec<(u8, u64)>>>,
     }
 
     impl Game for Refuting {
@@ -348,13 +352,17 @@ mod tests {
         fn history_index(mv: u8) -> usize {
             Tree::history_index(mv)
         }
-        fn solve_threats(&mut self, _max_nodes: u64) -> Proof<u8> {
+        fn solve_threats(&mut self, max_nodes: u64) -> Proof<u8> {
             let win = match self.tree.path[..] {
                 [] => self.root_win,
-                [root_move] => self.lost.iter().find(|&&(m, _)| m == root_move).map(|&(_, plies)| (0, plies)),
+                [root_move] => {
+                    self.checks.lock().unwrap().push((root_move, max_nodes));
+                    self.lost.iter().find(|&&(m, _)| m == root_move).map(|&(_, plies)| (0, plies))
+                }
                 _ => None,
             };
-            Proof { win, nodes: 1 }
+            let nodes = if self.spends_budget && self.tree.path.len() == 1 { max_nodes } else { 1 };
+            Proof { win, nodes }
         }
     }
 
@@ -380,7 +388,13 @@ mod tests {
     }
 
     fn refuting(lost: Vec<(u8, u32)>) -> Refuting {
-        Refuting { tree: Tree { path: Vec::new() }, lost, root_win: None }
+        Refuting {
+            tree: Tree { path: Vec::new() },
+            lost,
+            root_win: None,
+            spends_budget: false,
+            checks: Arc::new(Mutex::new(Vec::new())),
+        }
     }
 
     /// `limits` with the game's threat solver switched on.
@@ -445,6 +459,20 @@ mod tests {
         let limits = solving(SearchLimits { nodes: Some(0), depth: Some(1), ..SearchLimits::default() });
         let Solved { proven, .. } = run_refuting(&root, &limits);
         assert!(proven.is_empty(), "no node is left for the solver");
+    }
+
+    #[test]
+    fn each_refutation_check_gets_a_share_of_the_node_limit_and_each_move_at_most_an_eighth() {
+        let root = Refuting { spends_budget: true, ..refuting(Vec::new()) };
+        let limit = 64_000;
+        run_refuting(&root, &solving(SearchLimits { nodes: Some(limit), ..SearchLimits::default() }));
+        let checks = root.checks.lock().unwrap();
+        assert!(checks.len() > 1, "{checks:?}");
+        for mv in 0..3 {
+            let budgets: Vec<u64> = checks.iter().filter(|&&(m, _)| m == mv).map(|&(_, budget)| budget).collect();
+            assert!(budgets.first().is_none_or(|&first| first >= limit / 32), "{checks:?}");
+            assert!(budgets.iter().sum::<u64>() <= limit / 8, "{checks:?}");
+        }
     }
 
     fn minimax(tree: &mut Tree, depth: u32) -> Score {
