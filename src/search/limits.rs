@@ -1,7 +1,8 @@
 //! What a caller may ask of one search: any mix of depth, node, per-move time and game-clock
 //! limits (the first one reached ends the search), which root moves to leave out, how many best
 //! root moves to rank, whether to report root moves as they are searched, and whether to call on
-//! the game's threat solver. Moves appear as [`crate::game::Game::encode_move`] codes, so the limits stay the same type for every game.
+//! the game's threat solver. Moves appear as [`crate::game::Game::encode_move`] codes, so the
+//! limits stay the same type for every game.
 
 use std::time::Duration;
 

@@ -1,7 +1,8 @@
 //! The game's threat solver ([`Game::solve_threats`]) at the root, when the limits ask for it: a
 //! proven win is played at once and stored in the table as a mate bound, and a root move after
-//! which the opponent's win is proven is refuted. The solver cannot see the clock or the stop flag, so every solve gets a node
-//! budget the search can afford; its nodes count as searched, so node limits stay fair.
+//! which the opponent's win is proven is refuted. The solver cannot see the clock or the stop
+//! flag, so every solve gets a node budget the search can afford; its nodes count as searched,
+//! so node limits stay fair.
 
 use super::tt::Bound;
 use super::{MAX_PLY, SearchEvent, SearchResult, Worker, nodes_per_second};
@@ -74,9 +75,9 @@ impl<G: Game> Worker<'_, G> {
 
     /// Asks the game's solver whether the opponent wins by force after the root move `mv`, with a
     /// budget from the nodes of the iteration that chose it (`iteration_nodes`) and the move's
-    /// expected nodes, less what earlier checks of `mv` spent. If so the proof goes into the table (a lower bound on the opponent's win),
-    /// is announced, and the move is remembered as refuted; the result is the plies from the
-    /// root to the opponent's win along the proof.
+    /// expected nodes, less what earlier checks of `mv` spent. If so the proof goes into the
+    /// table (a lower bound on the opponent's win), is announced, and the move is remembered as
+    /// refuted; the result is the plies from the root to the opponent's win along the proof.
     pub(super) fn refute(&mut self, mv: G::Move, iteration_nodes: u64) -> Option<u32> {
         let mut budget = iteration_nodes / REFUTE_SHARE;
         let spent = self.refute_spent.iter().find(|&&(m, _)| m == mv).map_or(0, |&(_, n)| n);
