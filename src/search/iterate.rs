@@ -37,9 +37,8 @@ impl<G: Game> Worker<'_, G> {
                 root_moves.retain(allowed);
             }
         }
-        self.pos.order_scores(&root_moves, &mut self.move_scores);
-        result.best_move = root_moves.iter().zip(&self.move_scores).max_by_key(|&(_, &s)| s).map(|(&m, _)| m);
         self.root_moves = root_moves;
+        result.best_move = self.likeliest_root_move();
         // A forced move needs no search to be chosen; only a fixed-depth search, asked for the
         // position's value, still searches it.
         let forced = self.root_moves.len() == 1 && limits.depth.is_none();
@@ -111,9 +110,7 @@ impl<G: Game> Worker<'_, G> {
                     if self.root_moves.len() > 1 {
                         // Search this depth again without it; until then, the likeliest other move.
                         self.root_moves.retain(|&m| m != mv);
-                        self.pos.order_scores(&self.root_moves, &mut self.move_scores);
-                        let fallback =
-                            self.root_moves.iter().zip(&self.move_scores).max_by_key(|&(_, &s)| s).map(|(&m, _)| m);
+                        let fallback = self.likeliest_root_move();
                         result.best_move = fallback;
                         result.pv = fallback.into_iter().collect();
                         result.lines.clear();
@@ -186,6 +183,12 @@ impl<G: Game> Worker<'_, G> {
         };
         self.pos.unmake_move(mv);
         value
+    }
+
+    /// The root move the game's ordering hints rank first: the answer before any search.
+    fn likeliest_root_move(&mut self) -> Option<G::Move> {
+        self.pos.order_scores(&self.root_moves, &mut self.move_scores);
+        self.root_moves.iter().zip(&self.move_scores).max_by_key(|&(_, &s)| s).map(|(&m, _)| m)
     }
 
     pub(super) fn report(&mut self, result: &SearchResult<G::Move>) {

@@ -4,6 +4,8 @@
 //! flag, so every solve gets a node budget the search can afford; its nodes count as searched,
 //! so node limits stay fair.
 
+use std::time::Duration;
+
 use super::tt::Bound;
 use super::{MAX_PLY, SearchEvent, SearchResult, Worker, nodes_per_second};
 use crate::game::Game;
@@ -48,8 +50,7 @@ impl<G: Game> Worker<'_, G> {
             return false;
         }
         let proof = self.pos.solve_threats(budget);
-        self.nodes += proof.nodes;
-        self.unreported_nodes += proof.nodes;
+        self.count_solver_nodes(proof.nodes);
         let Some((mv, plies)) = proof.win.filter(|&(mv, _)| !self.root_limited || self.root_moves.contains(&mv)) else {
             return false;
         };
@@ -100,8 +101,7 @@ impl<G: Game> Worker<'_, G> {
             );
         }
         self.pos.unmake_move(mv);
-        self.nodes += proof.nodes;
-        self.unreported_nodes += proof.nodes;
+        self.count_solver_nodes(proof.nodes);
         match self.refute_spent.iter_mut().find(|(m, _)| *m == mv) {
             Some((_, n)) => *n += proof.nodes,
             None => self.refute_spent.push((mv, proof.nodes)),
@@ -118,10 +118,7 @@ impl<G: Game> Worker<'_, G> {
     /// The nodes this move is expected to search: the node limit, or at the speed so far the
     /// time to the soft deadline; `None` without either.
     fn expected_nodes(&self) -> Option<u64> {
-        let from_time = self.shared.time.soft().filter(|_| self.nodes > 0).map(|soft| {
-            let speed = nodes_per_second(self.nodes, self.shared.time.elapsed());
-            (u128::from(speed) * soft.as_millis() / 1_000) as u64
-        });
+        let from_time = self.shared.time.soft().filter(|_| self.nodes > 0).map(|soft| self.nodes_in(soft));
         match (self.shared.limits.nodes, from_time) {
             (Some(limit), Some(t)) => Some(limit.min(t)),
             (limit, t) => limit.or(t),
@@ -137,12 +134,21 @@ impl<G: Game> Worker<'_, G> {
         }
         match self.shared.time.remaining() {
             None => budget = budget.min(UNTIMED_PROOF_SLICE),
-            Some(left) if self.nodes > 0 => {
-                let speed = nodes_per_second(self.nodes, self.shared.time.elapsed());
-                budget = budget.min((u128::from(speed) * left.as_millis() / 1_000) as u64 / PROOF_TIME_MARGIN);
-            }
+            Some(left) if self.nodes > 0 => budget = budget.min(self.nodes_in(left) / PROOF_TIME_MARGIN),
             Some(_) => {}
         }
         budget
+    }
+
+    /// Nodes the search visits in `time` at its speed so far.
+    fn nodes_in(&self, time: Duration) -> u64 {
+        let speed = nodes_per_second(self.nodes, self.shared.time.elapsed());
+        (u128::from(speed) * time.as_millis() / 1_000) as u64
+    }
+
+    /// Solver nodes count as searched, so node limits and the reported count stay fair.
+    fn count_solver_nodes(&mut self, nodes: u64) {
+        self.nodes += nodes;
+        self.unreported_nodes += nodes;
     }
 }
