@@ -12,6 +12,12 @@ use crate::score::{self, INFINITY, Score, loss_in, win_in};
 
 /// Nodes the game's quick solver ([`Game::prove_win`]) may spend at the root before the search.
 const ROOT_PROOF_NODES: u32 = 5_000;
+/// From this depth an iteration that ranks one line searches a window around the last score
+/// first, `ASPIRATION_DELTA` either side, widened by half again after each failure. When the
+/// best move collapses, proving by how much is far cheaper inside a window than with a full
+/// one: a full window makes the search prove the exact mate, and no pruning works near mates.
+const ASPIRATION_MIN_DEPTH: u32 = 5;
+const ASPIRATION_DELTA: Score = 100;
 
 impl<G: Game> Worker<'_, G> {
     pub(super) fn iterate(&mut self) -> SearchResult<G::Move> {
@@ -77,7 +83,9 @@ impl<G: Game> Worker<'_, G> {
             self.seldepth = 0;
             self.partial = None;
             let iteration_from = self.nodes;
-            let Some(lines) = self.rank_root(depth, wanted_lines, &result.lines) else {
+            let center = (depth >= ASPIRATION_MIN_DEPTH && result.depth > 0 && !score::is_mate(result.score))
+                .then_some(result.score);
+            let Some(lines) = self.rank_root(depth, wanted_lines, &result.lines, center) else {
                 if let (1, Some(line)) = (wanted_lines, self.partial.take()) {
                     result.best_move = line.pv.first().copied().or(result.best_move);
                     result.score = line.score;
@@ -145,18 +153,23 @@ impl<G: Game> Worker<'_, G> {
     /// the moves ranked before it left out; `previous` is the last iteration's ranking. `None`
     /// when the search was stopped before the iteration ended. The lines are sorted by score
     /// at the end: a move that only got a reduced null-window look in an earlier line can
-    /// prove better than that line's move once it gets a full window of its own.
+    /// prove better than that line's move once it gets a full window of its own. A single line
+    /// is searched in an aspiration window around `center`, the last iteration's score, if given.
     fn rank_root(
         &mut self,
         depth: u32,
         wanted: usize,
         previous: &[RootLine<G::Move>],
+        center: Option<Score>,
     ) -> Option<Vec<RootLine<G::Move>>> {
         self.root_taken.clear();
         let mut lines = Vec::with_capacity(wanted);
         while lines.len() < wanted {
             self.root_hint = previous.get(lines.len()).and_then(|line| line.pv.first().copied());
-            let score = self.negamax(depth, -INFINITY, INFINITY, 0, true)?;
+            let score = match center.filter(|_| wanted == 1) {
+                Some(center) => self.aspiration(depth, center)?,
+                None => self.negamax(depth, -INFINITY, INFINITY, 0, true)?,
+            };
             let pv = self.pv[0].clone();
             // A move is always left (`wanted` counts them) and a full window makes one best.
             let Some(&first) = pv.first() else { break };
@@ -166,6 +179,33 @@ impl<G: Game> Worker<'_, G> {
         self.root_taken.clear();
         lines.sort_by_key(|line| std::cmp::Reverse(line.score));
         Some(lines)
+    }
+
+    /// The root's exact score at `depth`, searched in a window around `center` that widens
+    /// towards each failure until the score falls inside it. A bound past the mates opens to
+    /// infinity on that side.
+    fn aspiration(&mut self, depth: u32, center: Score) -> Option<Score> {
+        let mut delta = ASPIRATION_DELTA;
+        let mut alpha = center - delta;
+        let mut beta = center + delta;
+        loop {
+            let score = self.negamax(depth, alpha, beta, 0, true)?;
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = score - delta;
+            } else if score >= beta {
+                beta = score + delta;
+            } else {
+                return Some(score);
+            }
+            if alpha <= -score::MATE_BOUND {
+                alpha = -INFINITY;
+            }
+            if beta >= score::MATE_BOUND {
+                beta = INFINITY;
+            }
+            delta += delta / 2;
+        }
     }
 
     /// Whether the root is searched with some of its moves left out.

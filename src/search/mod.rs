@@ -76,9 +76,10 @@ pub enum SearchEvent<'a, M> {
     /// An iteration completed: its best line.
     Iteration(&'a SearchInfo<M>),
     /// A root move of the best line's search has just been searched; only sent when
-    /// [`SearchLimits::report_root_moves`] asks. `score` is exact when `new_best` (the move is
-    /// the best of this iteration so far), otherwise an upper bound, which is enough to prove
-    /// the move lost.
+    /// [`SearchLimits::report_root_moves`] asks, once for each search of the root (an
+    /// aspiration window that fails is searched again). When `new_best` the move is the best of
+    /// this search so far and `score` is exact, or a lower bound if the window failed high;
+    /// otherwise `score` is an upper bound, which is enough to prove the move lost.
     RootMove { mv: M, score: Score, new_best: bool },
     /// The game's solver proved that `mv` wins within `plies` plies, in `nodes` nodes.
     Proven { mv: M, plies: u32, nodes: u64 },
@@ -144,8 +145,8 @@ struct Worker<'a, G: Game> {
     /// The move to try first at a restricted root (the table's root entry serves otherwise):
     /// this line's first move in the previous iteration.
     root_hint: Option<G::Move>,
-    /// The best root line of the current iteration so far, each entry proven by a full-window
-    /// search at the iteration's depth: a move only replaces the one before it by beating it.
+    /// The best root line of the current iteration so far, each entry proven by a search at the
+    /// iteration's depth to beat the one before it (exactly, or by a window failing high).
     /// When the clock cuts the iteration short, this is better than the last complete one.
     partial: Option<RootLine<G::Move>>,
     /// Root moves after which the game's solver proved a win for the opponent, with the plies
@@ -503,6 +504,21 @@ mod tests {
             assert_eq!(result.score, minimax(&mut Tree { path: Vec::new() }, depth), "depth {depth}");
             assert_eq!(result.depth, depth);
         }
+    }
+
+    #[test]
+    fn aspiration_windows_that_fail_are_searched_again_to_the_exact_score() {
+        // The tree's evaluations swing by hundreds from one depth to the next, so the windows
+        // around the last score fail, and the root is searched more than once an iteration.
+        let mut root_searches = 0;
+        let limits = SearchLimits { depth: Some(7), report_root_moves: true, ..SearchLimits::default() };
+        let result = run_with(&limits, &mut |event| {
+            if let SearchEvent::RootMove { .. } = event {
+                root_searches += 1;
+            }
+        });
+        assert!(root_searches > 3 * 7, "{root_searches} root moves searched in 7 iterations of 3 moves");
+        assert_eq!(result.score, minimax(&mut Tree { path: Vec::new() }, 7));
     }
 
     #[test]
