@@ -171,7 +171,8 @@ impl<G: Game> Worker<'_, G> {
                 None => self.negamax(depth, -INFINITY, INFINITY, 0, true)?,
             };
             let pv = self.pv[0].clone();
-            // A move is always left (`wanted` counts them) and a full window makes one best.
+            // A move is always left (`wanted` counts them), and a score inside the window makes
+            // one best.
             let Some(&first) = pv.first() else { break };
             self.root_taken.push(first);
             lines.push(RootLine { score, pv });
