@@ -29,6 +29,10 @@ GAME_RE = re.compile(r"\(;FF\[4\].*?\)", re.S)
 MOVE_RE = re.compile(r";([BW])\[[a-z]{2}\]C\[([^\]]*)\]")
 DETAIL_RE = re.compile(r"^.*(?:engine \S+ (?:output illegal move|crashed|timeout|output error)"
                        r"|match.sh: watchdog).*$", re.M)
+# An engine that did not answer START, in either c-gomoku-cli's older words or its newer ones
+# (where an ERROR line in place of OK is the usual case): runner id, engine.
+START_FAILURE_RE = re.compile(r"^\[(\d+)\] engine (\S+) (?:timeout at start|(?:timeout|crashed) before answering"
+                              r" START|output error)")
 # Words of c-gomoku-cli's end reason -> the loser's fault.
 FAULTS = {"time forfeit": "forfeits", "opponent illegal move": "illegal",
           "opponent crash": "crashes", "forbidden move": "forbidden"}
@@ -60,6 +64,7 @@ def main():
         return move * 1000 or math.inf, game * 1000 or math.inf
 
     wld = Counter()                              # engine1's wins / losses / draws
+    never_began = Counter()                      # engine that failed START -> games
     endings = Counter()
     faults = defaultdict(Counter)                # engine -> fault -> count
     times = defaultdict(list)                    # engine -> [ms, ...]
@@ -67,20 +72,24 @@ def main():
     sgf = Path(a.sgf)
     games = GAME_RE.findall(sgf.read_text()) if sgf.exists() else []
     log = Path(a.log).read_text(errors="replace") if a.log and Path(a.log).exists() else ""
-    # c-gomoku-cli names the wrong winner when an engine fails to answer START: trust its log.
-    start_timeouts, pending = {}, None
+    # c-gomoku-cli names the wrong winner when an engine fails to answer START (Rapfi drops
+    # commands that come while it still counts itself as thinking): trust its log. Lines carry
+    # the game runner's id, and with concurrency the runners' lines interleave.
+    start_failures, pending = {}, {}
     for line in log.splitlines():
-        if m := re.search(r"engine (\S+) timeout at start", line):
-            pending = m.group(1)
-        elif (m := re.search(r"Finished game (\d+) ", line)) and pending:
-            start_timeouts[m.group(1)], pending = pending, None
+        if m := START_FAILURE_RE.search(line):
+            pending[m.group(1)] = m.group(2)
+        elif (m := re.search(r"^\[(\d+)\] Finished game (\d+) ", line)) and m.group(1) in pending:
+            start_failures[m.group(2)] = pending.pop(m.group(1))
     for g in games:
         gn, te, names = prop(g, "GN"), prop(g, "TE"), {"B": prop(g, "PB"), "W": prop(g, "PW")}
         endings[re.sub(r"^(Black|White) ", "", te)] += 1
         if te.startswith(("Black", "White")):
             winner = "W" if "forbidden" in te else te[0]
-            loser = start_timeouts.get(gn, names["B" if winner == "W" else "W"])
+            loser = start_failures.get(gn, names["B" if winner == "W" else "W"])
             wld["wins" if loser == e2 else "losses" if loser == e1 else "other"] += 1
+            if gn in start_failures:
+                never_began[loser] += 1
             for words, fault in FAULTS.items():
                 faults[loser][fault] += words in te
         else:
@@ -105,6 +114,11 @@ def main():
     unfinished = f"  (unfinished {wld['unfinished']})" if wld["unfinished"] else ""
     print(f"{e1}: wins {w} - losses {l} - draws {d}{unfinished}")
     print(format_elo(w, l, d))
+    if sum(never_began.values()):
+        who = ", ".join(f"{name} {n}" for name, n in never_began.most_common())
+        pw, pl = w - never_began[e2], l - never_began[e1]
+        print(f"Never began (an engine failed START, scored as its loss): {sum(never_began.values())} ({who})")
+        print(f"The games played: wins {pw} - losses {pl} - draws {d}; {format_elo(pw, pl, d)}")
     print("Endings: " + ", ".join(f"{r} {n}" for r, n in endings.most_common()))
     def limit(name):
         move, game = tc[name]
