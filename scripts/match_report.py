@@ -83,20 +83,24 @@ def main():
             start_failures[m.group(2)] = pending.pop(m.group(1))
     for g in games:
         gn, te, names = prop(g, "GN"), prop(g, "TE"), {"B": prop(g, "PB"), "W": prop(g, "PW")}
+        moves = MOVE_RE.findall(g)
+        # Only a game without an engine move never began: an error line read wrongly as a failed
+        # START must not take a played game out of the score.
+        failed_start = None if any(c.endswith("ms") for _, c in moves) else start_failures.get(gn)
         endings[re.sub(r"^(Black|White) ", "", te)] += 1
         if te.startswith(("Black", "White")):
             winner = "W" if "forbidden" in te else te[0]
-            loser = start_failures.get(gn, names["B" if winner == "W" else "W"])
+            loser = failed_start or names["B" if winner == "W" else "W"]
             wld["wins" if loser == e2 else "losses" if loser == e1 else "other"] += 1
-            if gn in start_failures:
-                never_began[loser] += 1
+            if failed_start:
+                never_began[failed_start] += 1
             for words, fault in FAULTS.items():
                 faults[loser][fault] += words in te
         else:
             wld["draws" if te.startswith("Draw") else "unfinished"] += 1
         limits = {color: limits_ms(name) for color, name in names.items()}
         clock = {color: game for color, (_, game) in limits.items()}  # match time left
-        for stone, (color, comment) in enumerate(MOVE_RE.findall(g), 1):
+        for stone, (color, comment) in enumerate(moves, 1):
             if not comment.endswith("ms"):
                 continue                         # an opening stone
             ms, allowed = int(comment[:-2]), min(limits[color][0], clock[color])
@@ -114,7 +118,7 @@ def main():
     unfinished = f"  (unfinished {wld['unfinished']})" if wld["unfinished"] else ""
     print(f"{e1}: wins {w} - losses {l} - draws {d}{unfinished}")
     print(format_elo(w, l, d))
-    if sum(never_began.values()):
+    if never_began:
         who = ", ".join(f"{name} {n}" for name, n in never_began.most_common())
         pw, pl = w - never_began[e2], l - never_began[e1]
         print(f"Never began (an engine failed START, scored as its loss): {sum(never_began.values())} ({who})")
