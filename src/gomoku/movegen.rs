@@ -115,12 +115,25 @@ impl Board {
     /// our own fours, which he must answer, the moves after which he has no such threat left,
     /// and `counters`. A stone changes only the one line it shares with a threat cell, so each
     /// reply is checked by re-reading that line's shape instead of playing the move.
+    ///
+    /// The cells that stop every threat are found from the first threat's lines (a few dozen
+    /// cells) rather than by asking every candidate, which made this a sixth of the search's time.
     fn defend(&self, threats: &[Move], level: Threat, counters: &[Move], out: &mut Vec<Move>) {
         let me = self.side_to_move();
         let opp = me.opponent();
+        let (&first, others) = threats.split_first().expect("defend needs a threat");
+        let mut blocks: Vec<Move> = line_neighbours(first)
+            .filter(|&(d, offset, cell)| {
+                self.is_empty(cell) && self.threat_with_stone(first, d, offset, opp.opponent(), opp) < level
+            })
+            .map(|(_, _, cell)| cell)
+            .chain(std::iter::once(first))
+            .collect();
+        blocks.retain(|&m| others.iter().all(|&t| t == m || self.stops_threat(t, m, opp, level)));
         for m in self.candidates() {
-            let defends = threats.iter().all(|&t| t == m || self.stops_threat(t, m, opp, level));
-            if (defends || counters.contains(&m) || self.threat(m, me).is_four()) && self.is_legal_for(m, me) {
+            if (blocks.contains(&m) || counters.contains(&m) || self.threat(m, me).is_four())
+                && self.is_legal_for(m, me)
+            {
                 out.push(m);
             }
         }
