@@ -127,14 +127,18 @@ impl Board {
             out.extend(self.candidates().filter(|&m| self.is_legal_for(m, me)));
             return;
         };
-        let mut blocks: Vec<Move> = line_neighbours(first)
-            .filter(|&(d, offset, cell)| {
-                self.is_empty(cell) && self.threat_with_stone(first, d, offset, opp.opponent(), opp) < level
-            })
-            .map(|(_, _, cell)| cell)
-            .chain(std::iter::once(first))
-            .collect();
-        blocks.retain(|&m| others.iter().all(|&t| t == m || self.stops_threat(t, m, opp, level)));
+        let stops_all = |m: Move| others.iter().all(|&t| t == m || self.stops_threat(t, m, opp, level));
+        // On the stack: this runs at every node that faces an open three.
+        let mut blocks = [first; 1 + DIRECTIONS.len() * 2 * REACH];
+        let mut count = 0;
+        let first_line = line_neighbours(first)
+            .filter(|&(d, offset, cell)| self.is_empty(cell) && self.stops_at(first, d, offset, opp, level))
+            .map(|(_, _, cell)| cell);
+        for m in std::iter::once(first).chain(first_line).filter(|&m| stops_all(m)) {
+            blocks[count] = m;
+            count += 1;
+        }
+        let blocks = &blocks[..count];
         for m in self.candidates() {
             if (blocks.contains(&m) || counters.contains(&m) || self.threat(m, me).is_four())
                 && self.is_legal_for(m, me)
@@ -172,9 +176,14 @@ impl Board {
     /// Whether a stone of `opp`'s opponent on `blocker` leaves `opp` nothing as strong as
     /// `level` at `cell`.
     fn stops_threat(&self, cell: Move, blocker: Move, opp: Color, level: Threat) -> bool {
-        line_neighbours(cell).any(|(d, offset, neighbour)| {
-            neighbour == blocker && self.threat_with_stone(cell, d, offset, opp.opponent(), opp) < level
-        })
+        line_neighbours(cell)
+            .any(|(d, offset, neighbour)| neighbour == blocker && self.stops_at(cell, d, offset, opp, level))
+    }
+
+    /// Whether a stone of `opp`'s opponent `offset` cells from `cell` along direction `d` leaves
+    /// `opp` nothing as strong as `level` at `cell`.
+    fn stops_at(&self, cell: Move, d: usize, offset: isize, opp: Color, level: Threat) -> bool {
+        self.threat_with_stone(cell, d, offset, opp.opponent(), opp) < level
     }
 
     /// Some empty cell where `color` makes `threat`, if the counts say there is one.
