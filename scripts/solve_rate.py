@@ -20,8 +20,12 @@ Usage:
   python3 scripts/solve_rate.py --engine "/path/pbrain-rapfi" --time 1 FILE...
   python3 scripts/solve_rate.py --engine target/release/pbrain-arbor --nodes 200000 \\
       --transcript protocol-tests/gomocup/long-wins.txt FILE
+  python3 scripts/solve_rate.py --engine target/release/pbrain-arbor --nodes 700000 \\
+      --judge /path/pbrain-rapfi protocol-tests/long-wins/safe-freestyle-15.txt
 (--transcript writes a transcript of the positions solved under the node budget, for
-`cargo test`; it needs --nodes, since a transcript must not depend on the clock.)
+`cargo test`; it needs --nodes, since a transcript must not depend on the clock. --judge, for a
+safe-move suite, asks that engine (Rapfi) about every reply outside GOOD: it reads the position
+after the reply at --judge-nodes, and the reply counts as safe when it finds no forced win.)
 """
 import argparse
 import re
@@ -127,6 +131,18 @@ def ask_all(engine, position, turn_ms, nodes, wait):
     return move, took, [l for l in lines if l.startswith("MESSAGE")]
 
 
+def read_value(engine, position, turn_ms, nodes):
+    """An engine's move and its evaluation for the side to move from its last MESSAGE with one:
+    ('win' | 'loss', plies) for Rapfi's `Eval +M<n>` / `-M<n>`, else an int (None if none)."""
+    move, _, messages = ask_all(engine, position, turn_ms, nodes, turn_ms / 1000 + 10)
+    value = None
+    for line in messages:
+        if m := re.search(r"Eval ([+-]?)(M?)(\d+)", line):
+            sign, mate, number = m.groups()
+            value = ("loss" if sign == "-" else "win", int(number)) if mate else int(sign + number)
+    return move, value
+
+
 def write_transcript(path, solved, nodes, engine):
     out = [
         "# Long forced wins (15-45 plies) from Arbor's lost games against Rapfi: the positions of",
@@ -158,9 +174,16 @@ def main():
     ap.add_argument("--time", type=float, default=1.0, help="seconds per position (INFO timeout_turn)")
     ap.add_argument("--nodes", type=int, default=0, help="INFO max_node per position (0: none)")
     ap.add_argument("--transcript", help="write the positions solved to this transcript (needs --nodes)")
+    ap.add_argument("--judge", help="engine (Rapfi) that judges replies outside GOOD in a safe-move suite")
+    ap.add_argument("--judge-nodes", type=int, default=2_000_000, help="the judge's nodes per reply")
     a = ap.parse_args()
     if a.transcript and not a.nodes:
         ap.error("--transcript needs --nodes")
+    if a.transcript and a.judge:
+        ap.error("--transcript takes the suite's GOOD moves only, not --judge")
+    judge = shlex.split(a.judge) if a.judge else None
+    if judge:
+        judge[0] = str(Path(judge[0]).resolve()) if "/" in judge[0] else judge[0]
     engine = shlex.split(a.engine)
     engine[0] = str(Path(engine[0]).resolve()) if "/" in engine[0] else engine[0]
     positions = [p for suite in a.suites for p in read_suite(suite)]
@@ -168,19 +191,28 @@ def main():
     limit = f"{a.nodes} nodes" + (f" and {a.time:g} s" if not a.transcript else "") if a.nodes \
         else f"{a.time:g} s"
     print(f"{Path(engine[0]).name}: {len(positions)} positions, {limit} each, one thread")
-    solved, times = [], []
+    solved, times, judged = [], [], 0
     for p in positions:
         move, took, message = ask(engine, p, turn_ms, a.nodes, turn_ms / 1000 + 10)
         ok = move in p["good"]
+        verdict = "solved" if ok else ("no reply" if move is None else "other move")
+        if not ok and move and judge:
+            after = dict(p, moves=p["moves"] + [tuple(map(int, move.split(",")))])
+            _, value = read_value(judge, after, 3_600_000, a.judge_nodes)
+            ok = not (isinstance(value, tuple) and value[0] == "win")
+            judged += ok
+            shown = f"{'+' if value[0] == 'win' else '-'}M{value[1]}" if isinstance(value, tuple) else value
+            verdict = f"{'safe' if ok else 'unsafe'} {shown}"
         times.append(took)
         if ok:
             solved.append(p)
-        verdict = "solved" if ok else ("no reply" if move is None else "other move")
-        print(f"  {p['id']:<12} {p['plies']:>2} plies  {verdict:<10} {move or '-':>6}  {took:5.2f} s"
+        print(f"  {p['id']:<12} {p['plies']:>2} plies  {verdict:<14} {move or '-':>6}  {took:5.2f} s"
               f"  {message[:70]}", flush=True)
     n = len(positions)
     print(f"Solved {len(solved)} of {n} ({100 * len(solved) / n:.0f} %) at {limit};"
-          f" mean reply {sum(times) / n:.2f} s")
+          f" mean reply {sum(times) / n:.2f} s"
+          + (f"; {judged} of them by a reply outside GOOD that the judge found safe"
+             f" at {a.judge_nodes:,} nodes" if judge else ""))
     if a.transcript:
         write_transcript(a.transcript, solved, a.nodes, engine)
         print(f"wrote {len(solved)} positions to {a.transcript}")
