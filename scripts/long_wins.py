@@ -21,13 +21,12 @@ Usage:
 """
 import argparse
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 sys.dont_write_bytecode = True                   # no __pycache__ in the repository
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from solve_rate import ask, board_commands, engine_info  # noqa: E402
+from solve_rate import ask, read_value, show_value  # noqa: E402
 
 
 def games(match):
@@ -68,27 +67,8 @@ def arbor_verdict(engine, position, nodes):
 
 def rapfi_eval(engine, position, seconds):
     """Rapfi's evaluation (e.g. '-M18', '35') of the position for the side to move."""
-    cmds = board_commands(position, engine_info(position, int(seconds * 1000), 0))
-    proc = subprocess.Popen(engine, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
-    proc.stdin.write(cmds[0] + "\n")
-    proc.stdin.flush()
-    proc.stdout.readline()                        # OK; Rapfi may drop a line sent before it
-    proc.stdin.write("\n".join(cmds[1:]) + "\n")
-    proc.stdin.flush()
-    evaluation = None
-    for line in proc.stdout:
-        if m := re.search(r"Eval (\S+)", line):
-            evaluation = m.group(1)
-        if re.match(r"^\d+,\d+$", line.strip()):
-            break
-    proc.stdin.write("END\n")
-    proc.stdin.flush()
-    try:
-        proc.wait(2)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    return evaluation
+    _, value = read_value(engine, position, int(seconds * 1000), 0)
+    return None if value is None else show_value(value)
 
 
 def main():

@@ -143,6 +143,13 @@ def read_value(engine, position, turn_ms, nodes):
     return move, value
 
 
+def show_value(value):
+    """read_value's evaluation as Rapfi writes it: +M21, -M18, 35."""
+    if isinstance(value, tuple):
+        return f"{'+' if value[0] == 'win' else '-'}M{value[1]}"
+    return str(value)
+
+
 def write_transcript(path, solved, nodes, engine):
     out = [
         "# Long forced wins (15-45 plies) from Arbor's lost games against Rapfi: the positions of",
@@ -201,8 +208,7 @@ def main():
             _, value = read_value(judge, after, 3_600_000, a.judge_nodes)
             ok = not (isinstance(value, tuple) and value[0] == "win")
             judged += ok
-            shown = f"{'+' if value[0] == 'win' else '-'}M{value[1]}" if isinstance(value, tuple) else value
-            verdict = f"{'safe' if ok else 'unsafe'} {shown}"
+            verdict = f"{'safe' if ok else 'unsafe'} {show_value(value)}"
         times.append(took)
         if ok:
             solved.append(p)

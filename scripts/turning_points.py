@@ -27,7 +27,7 @@ sys.dont_write_bytecode = True                   # no __pycache__ in the reposit
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from long_wins import games  # noqa: E402
 from loss_timeline import evaluations  # noqa: E402
-from solve_rate import read_value  # noqa: E402
+from solve_rate import read_value, show_value  # noqa: E402
 
 
 def is_win(value):
@@ -36,12 +36,6 @@ def is_win(value):
 
 def is_loss(value):
     return isinstance(value, tuple) and value[0] == "loss"
-
-
-def show(value):
-    if isinstance(value, tuple):
-        return f"{'+' if value[0] == 'win' else '-'}M{value[1]}"
-    return str(value)
 
 
 def gomocup(move):
@@ -109,8 +103,8 @@ def main():
         number += 1
         pos = "".join(f"{chr(97 + x)}{y + 1}" for x, y in turn["before"]["moves"])
         note = (f"game {gn} ply {turn['ply']}, BAD {turn['bad']} (Rapfi {a.rapfi_nodes:,} nodes:"
-                f" +M{turn['plies']} after it); Rapfi here: {show(turn['value'])}, plays"
-                f" {turn['good']}; after it Rapfi: {show(turn['after_good'])}")
+                f" +M{turn['plies']} after it); Rapfi here: {show_value(turn['value'])}, plays"
+                f" {turn['good']}; after it Rapfi: {show_value(turn['after_good'])}")
         print(f"{a.prefix}-{number:02d} {prop['RU']} {prop['SZ']} {pos} {turn['good']}"
               f" {turn['plies']} {note}", flush=True)
     print(f"{found} turning points in {lost} lost games", file=sys.stderr)
