@@ -461,8 +461,9 @@ impl Playable for TicTacToe {
     }
 
     /// Square boards keep `k` where it fits (3x3 three in a row, 4x4 still three, ...).
+    /// K stays what the game was set up with: a board too small for it is refused.
     fn resized(&self, size: usize) -> Result<Self, String> {
-        TicTacToe::new(size, size, self.k.min(size)).map_err(|e| e.to_string())
+        TicTacToe::new(size, size, self.k).map_err(|e| e.to_string())
     }
 
     /// Rows top first, `x`, `o` and `.`, separated by `/`: `x.o/.x./...`.

@@ -22,7 +22,7 @@ pub const HELP: [(&str, &str); 9] = [
         "gtp",
         "  arbor gtp --game amazons|tictactoe [--size N] [--k K] [--threads N] [--hash MB]
             [--weights tuned|patent] [--max-depth N]
-      Speaks GTP version 2 on stdin/stdout (tic-tac-toe: boardsize 3..8, K in a row, default 3;
+      Speaks GTP version 2 on stdin/stdout (tic-tac-toe: boardsize K..8, K in a row, default 3;
       Amazons: the evaluation's weight table, default tuned). --max-depth caps every search.",
     ),
     (
