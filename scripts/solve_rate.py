@@ -174,6 +174,13 @@ def write_transcript(path, solved, nodes, engine):
     Path(path).write_text("\n".join(out) + "\n")
 
 
+def command(text):
+    """An engine command line as a list, its program made absolute when given as a path."""
+    words = shlex.split(text)
+    words[0] = str(Path(words[0]).resolve()) if "/" in words[0] else words[0]
+    return words
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("suites", nargs="+", help="suite files")
@@ -188,11 +195,8 @@ def main():
         ap.error("--transcript needs --nodes")
     if a.transcript and a.judge:
         ap.error("--transcript takes the suite's GOOD moves only, not --judge")
-    judge = shlex.split(a.judge) if a.judge else None
-    if judge:
-        judge[0] = str(Path(judge[0]).resolve()) if "/" in judge[0] else judge[0]
-    engine = shlex.split(a.engine)
-    engine[0] = str(Path(engine[0]).resolve()) if "/" in engine[0] else engine[0]
+    engine = command(a.engine)
+    judge = command(a.judge) if a.judge else None
     positions = [p for suite in a.suites for p in read_suite(suite)]
     turn_ms = 600000 if a.transcript else int(a.time * 1000)
     limit = f"{a.nodes} nodes" + (f" and {a.time:g} s" if not a.transcript else "") if a.nodes \
@@ -206,9 +210,9 @@ def main():
         if not ok and move and judge:
             after = dict(p, moves=p["moves"] + [tuple(map(int, move.split(",")))])
             _, value = read_value(judge, after, 3_600_000, a.judge_nodes)
-            ok = not (isinstance(value, tuple) and value[0] == "win")
+            ok = value is not None and not (isinstance(value, tuple) and value[0] == "win")
             judged += ok
-            verdict = f"{'safe' if ok else 'unsafe'} {show_value(value)}"
+            verdict = "unjudged" if value is None else f"{'safe' if ok else 'unsafe'} {show_value(value)}"
         times.append(took)
         if ok:
             solved.append(p)
