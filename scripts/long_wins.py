@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.dont_write_bytecode = True                   # no __pycache__ in the repository
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from solve_rate import ask, read_value, show_value  # noqa: E402
+from solve_rate import ask, format_pos, read_value, show_value  # noqa: E402
 
 
 def games(match):
@@ -35,6 +35,12 @@ def games(match):
         prop = {k: re.search(k + r"\[([^\]]*)\]", g).group(1) for k in ("GN", "PB", "RE", "RU", "SZ")}
         moves = [(ord(m[0]) - 97, ord(m[1]) - 97) for m in re.findall(r";[BW]\[([a-z]{2})\]", g)]
         yield int(prop["GN"]), prop, moves
+
+
+def rapfi_won(prop, rapfi_name):
+    """Whether the game whose SGF properties are `prop` was won by the engine `rapfi_name`."""
+    winner = {"B+1": "B", "W+1": "W"}.get(prop["RE"])
+    return winner is not None and (prop["PB"] == rapfi_name) == (winner == "B")
 
 
 def candidates(match, rapfi_name, low, high):
@@ -46,9 +52,8 @@ def candidates(match, rapfi_name, low, high):
         elif m := re.match(r"(\d+\) )" + re.escape(rapfi_name) + r": .*Eval \+M(\d+)", line):
             mates.setdefault(game, []).append((int(m.group(1)[:-2]), int(m.group(2))))
     for gn, prop, moves in games(match):
-        winner = {"B+1": "B", "W+1": "W"}.get(prop["RE"])
-        if winner is None or (prop["PB"] == rapfi_name) != (winner == "B"):
-            continue                              # Rapfi did not win this one
+        if not rapfi_won(prop, rapfi_name):
+            continue
         picks = []
         for ply, plies in sorted(mates.get(gn, [])):
             if low <= plies <= high and (not picks or (len(picks) == 1 and plies <= picks[0][1] - 10)):
@@ -109,7 +114,7 @@ def main():
             if evaluation and evaluation.startswith("-M"):
                 rapfi_ok.add(mv)
             checks.append(f"Rapfi {a.rapfi_time:g} s after {mv}: {evaluation}")
-        pos_text = "".join(f"{chr(97 + x)}{y + 1}" for x, y in c["moves"])
+        pos_text = format_pos(c["moves"])
         note = f"game {c['game']} ply {c['ply']}, Rapfi +M{c['plies']} in the game; " + "; ".join(checks)
         if not arbor_ok:
             print(f"not proved by Arbor: {pos_text} {rapfi_move} {c['plies']} {note}", file=sys.stderr)

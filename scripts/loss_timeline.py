@@ -25,7 +25,8 @@ from pathlib import Path
 
 sys.dont_write_bytecode = True                   # no __pycache__ in the repository
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from long_wins import games  # noqa: E402
+from long_wins import games, rapfi_won  # noqa: E402
+from solve_rate import is_loss, is_win  # noqa: E402
 
 
 def evaluations(match, arbor_name, rapfi_name):
@@ -51,6 +52,17 @@ def evaluations(match, arbor_name, rapfi_name):
     return out
 
 
+def slide(rapfi, balanced):
+    """From Rapfi's evaluations of one game, (ply, plies) sorted by ply: its first announced win
+    as (ply, length) and the ply of its last evaluation below `balanced` before it (each None
+    when there is none)."""
+    first_win = next(((p, v[1]) for p, v in rapfi if is_win(v)), None)
+    if first_win is None:
+        return None, None
+    calm = [p for p, v in rapfi if p < first_win[0] and isinstance(v, int) and v < balanced]
+    return first_win, calm[-1] if calm else None
+
+
 def median(values):
     return f"{statistics.median(values):g} (range {min(values)}-{max(values)}, {len(values)} games)" if values else "-"
 
@@ -63,31 +75,29 @@ def main():
     ap.add_argument("--balanced", type=int, default=200, help="Rapfi's evaluation below this is balanced")
     a = ap.parse_args()
     evals = evaluations(a.match, a.arbor_name, a.rapfi_name)
-    lead, length, arbor_lead, seen_together, slide, arbor_then = [], [], [], 0, [], []
+    lead, length, arbor_lead, seen_together, slides, arbor_then = [], [], [], 0, [], []
     lost = 0
     for gn, prop, moves in games(a.match):
-        winner = {"B+1": "B", "W+1": "W"}.get(prop["RE"])
-        if winner is None or (prop["PB"] == a.rapfi_name) != (winner == "B"):
+        if not rapfi_won(prop, a.rapfi_name):
             continue
         lost += 1
         e = evals.get(gn, {})
         plies = len(moves)
         rapfi = sorted((p, v) for (p, who), v in e.items() if who == "rapfi")
         arbor = sorted((p, v) for (p, who), v in e.items() if who == "arbor")
-        first_win = next(((p, v[1]) for p, v in rapfi if isinstance(v, tuple) and v[0] == "win"), None)
-        first_loss = next(((p, v[1]) for p, v in arbor if isinstance(v, tuple) and v[0] == "loss"), None)
+        first_win, balanced = slide(rapfi, a.balanced)
+        first_loss = next(((p, v[1]) for p, v in arbor if is_loss(v)), None)
         line = f"game {gn:4}  {plies:3} plies"
         if first_win:
             lead.append(plies - first_win[0] + 1)
             length.append(first_win[1])
             line += f"  Rapfi's win from ply {first_win[0]} (+M{first_win[1]})"
-            balanced = [p for p, v in rapfi if p < first_win[0] and isinstance(v, int) and v < a.balanced]
-            if balanced:
-                slide.append(first_win[0] - balanced[-1])
-                after = e.get((balanced[-1] + 1, "arbor"))
+            if balanced is not None:
+                slides.append(first_win[0] - balanced)
+                after = e.get((balanced + 1, "arbor"))
                 if isinstance(after, int):
                     arbor_then.append(after)
-                line += f", balanced until ply {balanced[-1]} (Arbor then {after})"
+                line += f", balanced until ply {balanced} (Arbor then {after})"
         if first_loss:
             arbor_lead.append(plies - first_loss[0] + 1)
             line += f"  Arbor's loss from ply {first_loss[0]} (in {first_loss[1]} of its moves)"
@@ -99,7 +109,7 @@ def main():
     print(f"  the length it announced then, plies: {median(length)}")
     print(f"Arbor announced its loss this many plies before the end: {median(arbor_lead)}")
     print(f"Arbor saw the loss on its next move after Rapfi's first announcement (or before): {seen_together} of {lost}")
-    print(f"Plies from Rapfi's last balanced evaluation (< {a.balanced}) to its announced win: {median(slide)}")
+    print(f"Plies from Rapfi's last balanced evaluation (< {a.balanced}) to its announced win: {median(slides)}")
     print(f"Arbor's evaluation on the move after that balanced point: {median(arbor_then)}")
 
 

@@ -43,11 +43,16 @@ def parse_pos(moves, size):
     """'h8i9' -> [(7, 7), (8, 8)]: Gomocup (x, y) from the openings' pos notation."""
     out = [(ord(m.group(1)) - ord("a"), int(m.group(2)) - 1)
            for m in re.finditer(r"([a-z])(\d+)", moves)]
-    if "".join(f"{chr(97 + x)}{y + 1}" for x, y in out) != moves:
+    if format_pos(out) != moves:
         raise ValueError(f"bad moves {moves!r}")
     if any(not (0 <= x < size and 0 <= y < size) for x, y in out) or len(set(out)) != len(out):
         raise ValueError(f"moves off the board or repeated: {moves!r}")
     return out
+
+
+def format_pos(moves):
+    """[(7, 7), (8, 8)] -> 'h8i9': the openings' pos notation of Gomocup (x, y) moves."""
+    return "".join(f"{chr(97 + x)}{y + 1}" for x, y in moves)
 
 
 def read_suite(path):
@@ -143,6 +148,16 @@ def read_value(engine, position, turn_ms, nodes):
     return move, value
 
 
+def is_win(value):
+    """Whether read_value's evaluation is a forced win for the side to move."""
+    return isinstance(value, tuple) and value[0] == "win"
+
+
+def is_loss(value):
+    """Whether read_value's evaluation is a forced loss for the side to move."""
+    return isinstance(value, tuple) and value[0] == "loss"
+
+
 def show_value(value):
     """read_value's evaluation as Rapfi writes it: +M21, -M18, 35."""
     if isinstance(value, tuple):
@@ -210,7 +225,7 @@ def main():
         if not ok and move and judge:
             after = dict(p, moves=p["moves"] + [tuple(map(int, move.split(",")))])
             _, value = read_value(judge, after, 3_600_000, a.judge_nodes)
-            ok = value is not None and not (isinstance(value, tuple) and value[0] == "win")
+            ok = value is not None and not is_win(value)
             judged += ok
             verdict = "unjudged" if value is None else f"{'safe' if ok else 'unsafe'} {show_value(value)}"
         times.append(took)

@@ -25,17 +25,9 @@ from pathlib import Path
 
 sys.dont_write_bytecode = True                   # no __pycache__ in the repository
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from long_wins import games  # noqa: E402
-from loss_timeline import evaluations  # noqa: E402
-from solve_rate import read_value, show_value  # noqa: E402
-
-
-def is_win(value):
-    return isinstance(value, tuple) and value[0] == "win"
-
-
-def is_loss(value):
-    return isinstance(value, tuple) and value[0] == "loss"
+from long_wins import games, rapfi_won  # noqa: E402
+from loss_timeline import evaluations, slide  # noqa: E402
+from solve_rate import format_pos, is_loss, is_win, read_value, show_value  # noqa: E402
 
 
 def gomocup(move):
@@ -45,22 +37,19 @@ def gomocup(move):
 def turning_point(rapfi, prop, moves, window, nodes):
     """The first Arbor move in `window` (plies) after which Rapfi wins by force and before which
     it was not lost, with the checks made; None if there is none."""
-    rule, size = int(prop["RU"]), int(prop["SZ"])
-
-    def read(position_moves):
-        return read_value(rapfi, dict(rule=rule, size=size, moves=position_moves), 3_600_000, nodes)
+    def read(position):
+        return read_value(rapfi, dict(rule=int(prop["RU"]), size=int(prop["SZ"]), moves=position),
+                          3_600_000, nodes)
 
     for ply in window:
-        before = dict(rule=rule, size=size, moves=moves[: ply - 1])
-        bad = moves[ply - 1]
-        _, after_bad = read(before["moves"] + [bad])
+        before, bad = moves[: ply - 1], moves[ply - 1]
+        _, after_bad = read(before + [bad])
         if not is_win(after_bad):
             continue
-        good, value = read(before["moves"])
+        good, value = read(before)
         if good is None or is_loss(value) or good == gomocup(bad):
             return None                          # lost already, or no other choice
-        x, y = map(int, good.split(","))
-        _, after_good = read(before["moves"] + [(x, y)])
+        _, after_good = read(before + [tuple(map(int, good.split(",")))])
         if is_win(after_good):
             return None
         return dict(ply=ply, before=before, bad=gomocup(bad), plies=after_bad[1], good=good,
@@ -80,34 +69,29 @@ def main():
     a = ap.parse_args()
     rapfi = [str(Path(a.rapfi).resolve())]
     evals = evaluations(a.match, a.arbor_name, a.rapfi_name)
-    number = found = lost = 0
+    number = lost = 0
     for gn, prop, moves in games(a.match):
-        winner = {"B+1": "B", "W+1": "W"}.get(prop["RE"])
-        if winner is None or (prop["PB"] == a.rapfi_name) != (winner == "B"):
+        if not rapfi_won(prop, a.rapfi_name):
             continue
         lost += 1
         rapfi_evals = sorted((p, v) for (p, who), v in evals.get(gn, {}).items() if who == "rapfi")
-        first_win = next((p for p, v in rapfi_evals if is_win(v)), None)
-        balanced = [p for p, v in rapfi_evals
-                    if first_win and p < first_win and isinstance(v, int) and v < a.balanced]
-        if not balanced:
+        first_win, balanced = slide(rapfi_evals, a.balanced)
+        if balanced is None:
             print(f"game {gn}: no balanced point before Rapfi's first win", file=sys.stderr)
             continue
-        window = range(balanced[-1] + 1, first_win, 2)   # Arbor's moves in between
+        window = range(balanced + 1, first_win[0], 2)   # Arbor's moves in between
         turn = turning_point(rapfi, prop, moves, window, a.rapfi_nodes)
         if turn is None:
-            print(f"game {gn}: no single move between plies {balanced[-1]} and {first_win} walked"
+            print(f"game {gn}: no single move between plies {balanced} and {first_win[0]} walked"
                   f" from a position Rapfi does not count lost into its forced win", file=sys.stderr)
             continue
-        found += 1
         number += 1
-        pos = "".join(f"{chr(97 + x)}{y + 1}" for x, y in turn["before"]["moves"])
         note = (f"game {gn} ply {turn['ply']}, BAD {turn['bad']} (Rapfi {a.rapfi_nodes:,} nodes:"
                 f" +M{turn['plies']} after it); Rapfi here: {show_value(turn['value'])}, plays"
                 f" {turn['good']}; after it Rapfi: {show_value(turn['after_good'])}")
-        print(f"{a.prefix}-{number:02d} {prop['RU']} {prop['SZ']} {pos} {turn['good']}"
-              f" {turn['plies']} {note}", flush=True)
-    print(f"{found} turning points in {lost} lost games", file=sys.stderr)
+        print(f"{a.prefix}-{number:02d} {prop['RU']} {prop['SZ']} {format_pos(turn['before'])}"
+              f" {turn['good']} {turn['plies']} {note}", flush=True)
+    print(f"{number} turning points in {lost} lost games", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -460,8 +460,8 @@ impl Playable for TicTacToe {
         self.width
     }
 
-    /// Square boards keep `k` where it fits (3x3 three in a row, 4x4 still three, ...).
-    /// K stays what the game was set up with: a board too small for it is refused.
+    /// Square boards keep the `k` the game was set up with (3x3 three in a row, 4x4 still
+    /// three, ...); a board too small for it is refused rather than played with a smaller `k`.
     fn resized(&self, size: usize) -> Result<Self, String> {
         TicTacToe::new(size, size, self.k).map_err(|e| e.to_string())
     }
