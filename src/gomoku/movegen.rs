@@ -1,8 +1,9 @@
 //! Which moves the search looks at, and in what order.
 //!
 //! Only empty cells near stones are candidates. Threats prune further, soundly: a five is
-//! played at once; an opponent's four must be blocked; against an opponent who can make a live
-//! four next move, only our own fours and the moves that leave him no live four can hold.
+//! played at once; an opponent's four must be blocked (under caro, at its five point or past its
+//! far end, when a stone there shuts the five at both ends); against an opponent who can make a
+//! live four next move, only our own fours and the moves that leave him no live four can hold.
 //! Against a four-three threat the same replies are searched, and one more kind: a move that
 //! makes our forced block of his four a four of ours. That list is nearly sound (a counter that
 //! works two moves later is not in it) and turns the attacker's threes into narrow forced lines.
@@ -10,7 +11,7 @@
 use super::board::Board;
 use super::pattern::Shape;
 use super::threat::{THREAT_KINDS, Threat};
-use super::types::{Color, DIRECTIONS, Move, REACH};
+use super::types::{Color, DIRECTIONS, Move, REACH, Rule};
 
 /// Ordering bonus by the threat a move makes for the mover; blocking the same threat of the
 /// opponent earns half.
@@ -36,7 +37,14 @@ impl Board {
             return;
         }
         if self.threat_count(opp, Threat::Five) > 0 {
-            out.extend(self.candidates().filter(|&m| self.threat(m, opp) == Threat::Five && self.is_legal_for(m, me)));
+            if self.rule() == Rule::Caro {
+                self.caro_five_stops(opp, out);
+            }
+            if out.is_empty() {
+                out.extend(
+                    self.candidates().filter(|&m| self.threat(m, opp) == Threat::Five && self.is_legal_for(m, me)),
+                );
+            }
         } else if let Some(threats) = self.threat_cells(opp, Threat::LiveFour) {
             self.defend(&threats, Threat::LiveFour, &[], out);
         } else if let Some(threats) = self.threat_cells(opp, Threat::FourThree)
@@ -180,6 +188,26 @@ impl Board {
             .any(|(d, offset, neighbour)| neighbour == blocker && self.stops_at(cell, d, offset, opp, level))
     }
 
+    /// Caro: the cells where a stone of `color`'s opponent leaves `color` no five to make, into
+    /// `out` (cleared first). Besides a five point, a cell just past a five whose other end is
+    /// already shut may do it, since a five closed at both ends does not win there. Empty when
+    /// no one stone stops every five.
+    pub(crate) fn caro_five_stops(&self, color: Color, out: &mut Vec<Move>) {
+        out.clear();
+        let fives: Vec<Move> = self.candidates().filter(|&m| self.threat(m, color) == Threat::Five).collect();
+        let Some(&first) = fives.first() else {
+            return;
+        };
+        let stops_all =
+            |cell: Move| fives.iter().all(|&f| f == cell || self.stops_threat(f, cell, color, Threat::Five));
+        let near_first = line_neighbours(first).filter(|&(_, _, cell)| self.is_empty(cell)).map(|(_, _, cell)| cell);
+        for cell in fives.iter().copied().chain(near_first) {
+            if !out.contains(&cell) && stops_all(cell) {
+                out.push(cell);
+            }
+        }
+    }
+
     /// Whether a stone of `opp`'s opponent `offset` cells from `cell` along direction `d` leaves
     /// `opp` nothing as strong as `level` at `cell`.
     fn stops_at(&self, cell: Move, d: usize, offset: isize, opp: Color, level: Threat) -> bool {
@@ -249,6 +277,17 @@ mod tests {
         let board = board_from(&["O.........", "OXXXX.....", "......O...", "....X...O."], Rule::Freestyle);
         let moves = generated(&board);
         assert_eq!(moves, vec![mv(5, 1)]);
+    }
+
+    #[test]
+    fn caro_stops_a_four_past_its_far_end_too() {
+        // White to move against black's four on row 1, shut at (0,1): besides the five point
+        // (5,1), a stone on (6,1) would leave it a five closed at both ends.
+        let rows = ["O.........", "OXXXX.....", "......O...", "....X...O."];
+        let mut caro = generated(&board_from(&rows, Rule::Caro));
+        caro.sort_by_key(|m| m.index());
+        assert_eq!(caro, vec![mv(5, 1), mv(6, 1)]);
+        assert_eq!(generated(&board_from(&rows, Rule::Freestyle)), vec![mv(5, 1)]);
     }
 
     #[test]

@@ -254,6 +254,7 @@ impl Classifier {
             0 => {}
             1 => return if self.fills_gap(key, fives[0]) { Shape::JumpFour } else { Shape::RushFour },
             _ if self.rule == FiveRule::RenjuBlack && !Self::is_straight_four(&fives) => return Shape::DoubleFour,
+            _ if self.rule == FiveRule::Caro && self.one_stone_stops(key, &fives) => return Shape::RushFour,
             _ => return Shape::LiveFour,
         }
         let Some((next, cells)) = best else { return Shape::Dead };
@@ -272,6 +273,17 @@ impl Classifier {
             Shape::SleepingTwo => Shape::SleepingOne,
             _ => Shape::Dead,
         }
+    }
+
+    /// Caro: whether one opponent stone on the line leaves none of the five points a five.
+    /// `O_XXXX_O` has two, but a stone on either shuts the other five at both ends.
+    fn one_stone_stops(&mut self, key: u32, fives: &[isize]) -> bool {
+        let opponent = 3 - self.own;
+        let reach = REACH as isize;
+        (-reach..=reach).filter(|&o| o != 0 && Self::cell(key, o) == EMPTY).any(|o| {
+            let blocked = key | (opponent << slot_shift(o));
+            fives.iter().all(|&f| f == o || self.shape(self.with_own(blocked, f)) != Shape::Five)
+        })
     }
 
     /// Whether the five points (sorted offsets) are the two ends of one run of four, `_XXXX_`,
@@ -417,6 +429,21 @@ mod tests {
         assert_eq!(black(Rule::Caro, ".OXXX..O..."), Shape::Dead);
         assert_eq!(black(Rule::Freestyle, ".OXXX..O..."), Shape::RushFour);
         assert_eq!(white(Rule::Caro, "XOOOO.X...."), Shape::Overline);
+    }
+
+    #[test]
+    fn caro_live_four_is_one_no_stone_stops() {
+        // O_XXXX_O: a stone on either five point shuts the other five at both ends.
+        assert_eq!(black(Rule::Caro, "O.XXX..O..."), Shape::RushFour);
+        // __XXXX_O: a stone on the open side's five point shuts the other.
+        assert_eq!(black(Rule::Caro, "..XXX..O..."), Shape::RushFour);
+        assert_eq!(black(Rule::Freestyle, "..XXX..O..."), Shape::LiveFour);
+        // Open past both five points: live.
+        assert_eq!(black(Rule::Caro, "..XXX......"), Shape::LiveFour);
+        assert_eq!(black(Rule::Caro, "#.XXX..#..."), Shape::LiveFour);
+        // A three that can only become such a four is no live three.
+        assert_eq!(black(Rule::Caro, "O..XX...O.."), Shape::SleepingThree);
+        assert_eq!(black(Rule::Freestyle, "O..XX...O.."), Shape::LiveThree);
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Threat-space search: victory by continuous fours (VCF).
 //!
-//! The attacker plays only fours, so every defence is forced: the one cell that stops the five.
+//! The attacker plays only fours, so every defence is forced: the one cell that stops the five
+//! (under caro also the cell past its far end, when that shuts the five at both ends; every
+//! such stop is searched).
 //! That makes the tree narrow enough to read 20 and more plies deep where the main search sees
 //! a handful. A counter-four by the defender must be blocked by a move that is itself a four.
 //! Under renju black attacks only with moves he may play, and a white four whose one block is
@@ -8,7 +10,7 @@
 
 use super::board::Board;
 use super::threat::Threat;
-use super::types::Move;
+use super::types::{Move, Rule};
 
 /// Deepest VCF line, in plies.
 const MAX_VCF_PLIES: u32 = 40;
@@ -64,6 +66,15 @@ impl Board {
             }
             *budget -= 1;
             self.make(attack);
+            if self.rule() == Rule::Caro {
+                let result = self.caro_replies_lose(budget, plies_left, buffers, level);
+                self.unmake(attack);
+                if let Some(plies) = result {
+                    found = Some((attack, plies + 2));
+                    break;
+                }
+                continue;
+            }
             // The defender's only move: the cell where the attacker would make five.
             let block = self.find_threat(me, Threat::Five);
             let result = block.and_then(|block| {
@@ -87,6 +98,36 @@ impl Board {
         }
         buffers[level] = attacks;
         found
+    }
+
+    /// Caro, after the attacker's four: a five can also be stopped past its far end, so every
+    /// stop must lose for the defender. The plies from the defender's reply to the five, if
+    /// all do.
+    fn caro_replies_lose(
+        &mut self,
+        budget: &mut u32,
+        plies_left: u32,
+        buffers: &mut Vec<Vec<Move>>,
+        level: usize,
+    ) -> Option<u32> {
+        let attacker = self.side_to_move().opponent();
+        let mut stops = Vec::new();
+        self.caro_five_stops(attacker, &mut stops);
+        if stops.is_empty() {
+            // No one stone stops every five: it comes after any reply.
+            return Some(1);
+        }
+        let mut longest = 0;
+        for stop in stops {
+            if self.threat(stop, attacker.opponent()) == Threat::Five {
+                return None;
+            }
+            self.make(stop);
+            let deeper = self.vcf(budget, plies_left - 2, buffers, level + 1);
+            self.unmake(stop);
+            longest = longest.max(deeper?.1);
+        }
+        Some(longest)
     }
 }
 
@@ -144,6 +185,26 @@ mod tests {
         assert_eq!(board.hash(), start_hash);
         let (first, plies) = found.expect("a vcf");
         assert!(plies >= 5, "{first} in {plies}");
+    }
+
+    #[test]
+    fn caro_double_four_wins_though_each_four_has_two_stops() {
+        // Black's (4,1) makes a four on row 1, shut at (0,1), and one in column 4 with five
+        // points (4,0) and (4,5). In caro White can stop the row's five at (5,1) or past it at
+        // (6,1), and the column's at (4,0), which shuts the other five at both ends; no stone
+        // does both, so Black still wins in 3.
+        let rows = [
+            "...............",
+            "OXXX...........",
+            "....X..........",
+            "....X..........",
+            "....X..........",
+            "...............",
+            "....O..O.......",
+            ".O.........O.O.",
+        ];
+        assert_eq!(board_from(&rows, Rule::Caro).find_vcf(10_000), Some((mv(4, 1), 3)));
+        assert_eq!(board_from(&rows, Rule::Freestyle).find_vcf(10_000), Some((mv(4, 1), 3)));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //!
 //! The attacker plays only moves that threaten: fours and live threes (double threes and
 //! four-threes among them). The defender answers only with the moves that can refute a threat:
-//! the block of a four; against a three, the moves after which the attacker has no live four to
+//! the block of a four (under caro, also a stone past its far end that shuts it at both ends); against a three, the moves after which the attacker has no live four to
 //! make, and any four of his own, which takes the initiative back for a move. Every other
 //! defence lets the attacker make a live four, so a proof over these moves is a proof. Under
 //! renju neither side is offered a point black may not play, and a black defender whose only
@@ -326,11 +326,14 @@ impl Solver {
             let plies_left = MAX_PLIES.saturating_sub(ply);
             if board.threat_count(opp, Threat::Five) > 0 {
                 // The defender's four: the attacker must block it, and the block is his move.
-                match five_cells(board, opp)[..] {
-                    [block] if plies_left >= 5 && board.is_legal_for(block, me) => moves.push(block),
-                    _ => return Settled::Lost,
+                if board.rule() == Rule::Caro {
+                    board.caro_five_stops(opp, moves);
+                } else if let [block] = five_cells(board, opp)[..]
+                    && board.is_legal_for(block, me)
+                {
+                    moves.push(block);
                 }
-                return Settled::Open;
+                return if plies_left >= 5 && !moves.is_empty() { Settled::Open } else { Settled::Lost };
             }
             if let Some(live) =
                 board.candidates().find(|&m| board.threat(m, me) == Threat::LiveFour && board.is_legal_for(m, me))
@@ -356,6 +359,11 @@ impl Solver {
         } else {
             if board.threat_count(me, Threat::Five) > 0 {
                 return Settled::Lost;
+            }
+            if board.rule() == Rule::Caro && board.threat_count(opp, Threat::Five) > 0 {
+                // A five can be stopped past its far end too; every stop is searched.
+                board.caro_five_stops(opp, moves);
+                return if moves.is_empty() { Settled::Won { plies: 2, by: None } } else { Settled::Open };
             }
             match five_cells(board, opp)[..] {
                 [] => {}
@@ -841,6 +849,26 @@ mod tests {
             colours[attacker.index()] += 1;
         }
         assert!(colours[0] > 0 && colours[1] > 0, "{colours:?}");
+    }
+
+    #[test]
+    fn caro_proofs_hold_against_every_reply_to_their_end() {
+        // The freestyle tactics read under caro, where a five shut at both ends does not win:
+        // the proofs the solver still finds must hold against every reply, the stops past a
+        // five's far end among them.
+        let wins = tactics_wins(include_str!("../../protocol-tests/gomocup/tactics.txt"), Rule::Caro);
+        let mut proved = 0;
+        for (mut board, _) in wins {
+            if board.clone().find_vct(20_000).win.is_none() {
+                continue;
+            }
+            proved += 1;
+            let mut solves = 0;
+            let checked = check_proof(&mut board, &mut solves);
+            assert_eq!(checked, Ok(()), "{}", line(&board));
+            assert!(solves < 2_000, "{}: {solves} solves", line(&board));
+        }
+        assert!(proved >= 10, "{proved} proofs");
     }
 
     #[test]
