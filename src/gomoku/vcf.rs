@@ -111,6 +111,9 @@ impl Board {
         level: usize,
     ) -> Option<u32> {
         let attacker = self.side_to_move().opponent();
+        if self.threat_count(attacker, Threat::Five) == 0 {
+            return None;
+        }
         let mut stops = Vec::new();
         self.caro_five_stops(attacker, &mut stops);
         if stops.is_empty() {
