@@ -37,10 +37,10 @@ impl Board {
             return;
         }
         if self.threat_count(opp, Threat::Five) > 0 {
-            if self.rule() == Rule::Caro {
-                self.caro_five_stops(opp, out);
-            }
+            self.five_stops(opp, out);
+            out.retain(|&m| self.is_legal_for(m, me));
             if out.is_empty() {
+                // No one stone stops every five: block one anyway.
                 out.extend(
                     self.candidates().filter(|&m| self.threat(m, opp) == Threat::Five && self.is_legal_for(m, me)),
                 );
@@ -188,20 +188,27 @@ impl Board {
             .any(|(d, offset, neighbour)| neighbour == blocker && self.stops_at(cell, d, offset, opp, level))
     }
 
-    /// Caro: the cells where a stone of `color`'s opponent leaves `color` no five to make, into
-    /// `out` (cleared first). Besides a five point, a cell just past a five whose other end is
-    /// already shut may do it, since a five closed at both ends does not win there. Empty when
-    /// no one stone stops every five.
-    pub(crate) fn caro_five_stops(&self, color: Color, out: &mut Vec<Move>) {
+    /// The cells where a stone of `color`'s opponent leaves `color` no five to make, into `out`
+    /// (cleared first), legal or not: the five point when there is one. Under caro a cell just
+    /// past a five whose other end is already shut does it too, since a five closed at both ends
+    /// does not win there, and one stone may take two five points at once. Empty when no one
+    /// stone stops every five.
+    pub(crate) fn five_stops(&self, color: Color, out: &mut Vec<Move>) {
         out.clear();
-        let fives: Vec<Move> = self.candidates().filter(|&m| self.threat(m, color) == Threat::Five).collect();
+        out.extend(self.candidates().filter(|&m| self.threat(m, color) == Threat::Five));
+        let caro = self.rule() == Rule::Caro;
+        if out.len() <= 1 && !caro {
+            return;
+        }
+        let fives = std::mem::take(out);
         let Some(&first) = fives.first() else {
             return;
         };
         let stops_all =
             |cell: Move| fives.iter().all(|&f| f == cell || self.stops_threat(f, cell, color, Threat::Five));
-        let near_first = line_neighbours(first).filter(|&(_, _, cell)| self.is_empty(cell)).map(|(_, _, cell)| cell);
-        for cell in fives.iter().copied().chain(near_first) {
+        let past_ends =
+            line_neighbours(first).filter(|&(_, _, cell)| caro && self.is_empty(cell)).map(|(_, _, cell)| cell);
+        for cell in fives.iter().copied().chain(past_ends) {
             if !out.contains(&cell) && stops_all(cell) {
                 out.push(cell);
             }

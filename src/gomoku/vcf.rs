@@ -2,7 +2,7 @@
 //!
 //! The attacker plays only fours, so every defence is forced: the one cell that stops the five
 //! (under caro also the cell past its far end, when that shuts the five at both ends; every
-//! such stop is searched).
+//! stop is searched, [`Board::five_stops`]).
 //! That makes the tree narrow enough to read 20 and more plies deep where the main search sees
 //! a handful. A counter-four by the defender must be blocked by a move that is itself a four.
 //! Under renju black attacks only with moves he may play, and a white four whose one block is
@@ -10,10 +10,18 @@
 
 use super::board::Board;
 use super::threat::Threat;
-use super::types::{Move, Rule};
+use super::types::Move;
 
 /// Deepest VCF line, in plies.
 const MAX_VCF_PLIES: u32 = 40;
+
+/// One ply's move lists, kept from one VCF node to the next to reuse their buffers.
+#[derive(Default)]
+struct Lists {
+    attacks: Vec<Move>,
+    /// The defender's stops of the five the current attack threatens.
+    stops: Vec<Move>,
+}
 
 impl Board {
     /// A move that wins for the side to move by continuous fours, and the plies to the five.
@@ -25,17 +33,11 @@ impl Board {
     /// [`Board::find_vcf`] spending from `budget`, which keeps what is left: a caller that
     /// counts nodes (the VCT solver) learns how many were used.
     pub(crate) fn find_vcf_within(&mut self, budget: &mut u32) -> Option<(Move, u32)> {
-        let mut buffers = Vec::new();
-        self.vcf(budget, MAX_VCF_PLIES, &mut buffers, 0)
+        let mut lists = Vec::new();
+        self.vcf(budget, MAX_VCF_PLIES, &mut lists, 0)
     }
 
-    fn vcf(
-        &mut self,
-        budget: &mut u32,
-        plies_left: u32,
-        buffers: &mut Vec<Vec<Move>>,
-        level: usize,
-    ) -> Option<(Move, u32)> {
+    fn vcf(&mut self, budget: &mut u32, plies_left: u32, lists: &mut Vec<Lists>, level: usize) -> Option<(Move, u32)> {
         let me = self.side_to_move();
         let opp = me.opponent();
         if let Some(five) = self.find_threat(me, Threat::Five) {
@@ -52,10 +54,10 @@ impl Board {
         if self.four_cells(me) == 0 || opp_fives > 1 || plies_left < 3 || *budget == 0 {
             return None;
         }
-        if buffers.len() <= level {
-            buffers.push(Vec::new());
+        if lists.len() <= level {
+            lists.push(Lists::default());
         }
-        let mut attacks = std::mem::take(&mut buffers[level]);
+        let mut attacks = std::mem::take(&mut lists[level].attacks);
         attacks.clear();
         // Against a four, only a four that also blocks it keeps the initiative.
         self.fours_where(&mut attacks, |m| opp_fives == 0 || self.threat(m, opp) == Threat::Five);
@@ -66,71 +68,55 @@ impl Board {
             }
             *budget -= 1;
             self.make(attack);
-            if self.rule() == Rule::Caro {
-                let result = self.caro_replies_lose(budget, plies_left, buffers, level);
-                self.unmake(attack);
-                if let Some(plies) = result {
-                    found = Some((attack, plies + 2));
-                    break;
-                }
-                continue;
-            }
-            // The defender's only move: the cell where the attacker would make five.
-            let block = self.find_threat(me, Threat::Five);
-            let result = block.and_then(|block| {
-                if self.threat(block, opp) == Threat::Five {
-                    return None;
-                }
-                if !self.is_legal_for(block, opp) {
-                    // The defender may not block: the five comes after any other move.
-                    return Some((block, 1));
-                }
-                self.make(block);
-                let deeper = self.vcf(budget, plies_left - 2, buffers, level + 1);
-                self.unmake(block);
-                deeper
-            });
+            let result = self.every_stop_loses(budget, plies_left, lists, level);
             self.unmake(attack);
-            if let Some((_, plies)) = result {
+            if let Some(plies) = result {
                 found = Some((attack, plies + 2));
                 break;
             }
         }
-        buffers[level] = attacks;
+        lists[level].attacks = attacks;
         found
     }
 
-    /// Caro, after the attacker's four: a five can also be stopped past its far end, so every
-    /// stop must lose for the defender. The plies from the defender's reply to the five, if
-    /// all do.
-    fn caro_replies_lose(
+    /// After the attacker's four, with the defender to move: whether every stop of the five
+    /// ([`Board::five_stops`]) still loses to continuous fours, and if so the plies from the
+    /// defender's reply to the five (the longest line). A defender with no legal stop loses to
+    /// the five next move.
+    fn every_stop_loses(
         &mut self,
         budget: &mut u32,
         plies_left: u32,
-        buffers: &mut Vec<Vec<Move>>,
+        lists: &mut Vec<Lists>,
         level: usize,
     ) -> Option<u32> {
-        let attacker = self.side_to_move().opponent();
+        let defender = self.side_to_move();
+        let attacker = defender.opponent();
         if self.threat_count(attacker, Threat::Five) == 0 {
             return None;
         }
-        let mut stops = Vec::new();
-        self.caro_five_stops(attacker, &mut stops);
-        if stops.is_empty() {
-            // No one stone stops every five: it comes after any reply.
-            return Some(1);
-        }
-        let mut longest = 0;
-        for stop in stops {
-            if self.threat(stop, attacker.opponent()) == Threat::Five {
-                return None;
+        let mut stops = std::mem::take(&mut lists[level].stops);
+        self.five_stops(attacker, &mut stops);
+        stops.retain(|&m| self.is_legal_for(m, defender));
+        let mut longest = Some(1);
+        for &stop in &stops {
+            if self.threat(stop, defender) == Threat::Five {
+                longest = None;
+                break;
             }
             self.make(stop);
-            let deeper = self.vcf(budget, plies_left - 2, buffers, level + 1);
+            let deeper = self.vcf(budget, plies_left - 2, lists, level + 1);
             self.unmake(stop);
-            longest = longest.max(deeper?.1);
+            match (deeper, longest) {
+                (Some((_, plies)), Some(most)) => longest = Some(most.max(plies)),
+                _ => {
+                    longest = None;
+                    break;
+                }
+            }
         }
-        Some(longest)
+        lists[level].stops = stops;
+        longest
     }
 }
 

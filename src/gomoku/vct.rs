@@ -3,11 +3,12 @@
 //!
 //! The attacker plays only moves that threaten: fours and live threes (double threes and
 //! four-threes among them). The defender answers only with the moves that can refute a threat:
-//! the block of a four (under caro, also a stone past its far end that shuts it at both ends); against a three, the moves after which the attacker has no live four to
-//! make, and any four of his own, which takes the initiative back for a move. Every other
-//! defence lets the attacker make a live four, so a proof over these moves is a proof. Under
-//! renju neither side is offered a point black may not play, and a black defender whose only
-//! defence is forbidden has lost.
+//! the stops of a four ([`Board::five_stops`]: its five point, and under caro a stone past its
+//! far end that shuts it at both ends); against a three, the moves after which the attacker has
+//! no live four to make, and any four of his own, which takes the initiative back for a move.
+//! Every other defence lets the attacker make a live four, so a proof over these moves is a
+//! proof. Under renju neither side is offered a point black may not play, and a black defender
+//! whose only defence is forbidden has lost.
 //!
 //! Proof and disproof numbers steer the search to the line that looks cheapest to settle; a
 //! table keyed by the position keeps them, so a position reached in two orders is read once
@@ -325,14 +326,9 @@ impl Solver {
             }
             let plies_left = MAX_PLIES.saturating_sub(ply);
             if board.threat_count(opp, Threat::Five) > 0 {
-                // The defender's four: the attacker must block it, and the block is his move.
-                if board.rule() == Rule::Caro {
-                    board.caro_five_stops(opp, moves);
-                } else if let [block] = five_cells(board, opp)[..]
-                    && board.is_legal_for(block, me)
-                {
-                    moves.push(block);
-                }
+                // The defender's four: the attacker must stop it, and the stop is his move.
+                board.five_stops(opp, moves);
+                moves.retain(|&m| board.is_legal_for(m, me));
                 return if plies_left >= 5 && !moves.is_empty() { Settled::Open } else { Settled::Lost };
             }
             if let Some(live) =
@@ -360,19 +356,11 @@ impl Solver {
             if board.threat_count(me, Threat::Five) > 0 {
                 return Settled::Lost;
             }
-            if board.rule() == Rule::Caro && board.threat_count(opp, Threat::Five) > 0 {
-                // A five can be stopped past its far end too; every stop is searched.
-                board.caro_five_stops(opp, moves);
+            if board.threat_count(opp, Threat::Five) > 0 {
+                board.five_stops(opp, moves);
+                moves.retain(|&m| board.is_legal_for(m, me));
+                // No one stone stops every five, or renju forbids the stop: the five comes next.
                 return if moves.is_empty() { Settled::Won { plies: 2, by: None } } else { Settled::Open };
-            }
-            match five_cells(board, opp)[..] {
-                [] => {}
-                [block] if board.is_legal_for(block, me) => {
-                    moves.push(block);
-                    return Settled::Open;
-                }
-                // Two fives, or a block renju forbids: the five comes next move.
-                _ => return Settled::Won { plies: 2, by: None },
             }
             let threats: Vec<Move> = board
                 .candidates()
@@ -399,15 +387,6 @@ impl Solver {
         }
         if moves.is_empty() { Settled::Lost } else { Settled::Open }
     }
-}
-
-/// The empty cells where `color` would make five (at most two are looked for: two are lost
-/// already).
-fn five_cells(board: &Board, color: Color) -> Vec<Move> {
-    if board.threat_count(color, Threat::Five) == 0 {
-        return Vec::new();
-    }
-    board.candidates().filter(|&m| board.threat(m, color) == Threat::Five).take(2).collect()
 }
 
 /// Whether a defender's stone could make one of the attacker's live-four points forbidden
