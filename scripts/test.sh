@@ -2,7 +2,8 @@
 # test.sh: every check Arbor has, cheapest first so a careless change fails fast. Formatting and
 # lints; Rust unit tests, protocol transcripts and the protocol fuzz through `cargo test`; the
 # bench signature; then a real third-party Gomocup client (pygomo-lib, from PyPI) plays whole
-# games against the release brain. Run from anywhere: bash scripts/test.sh
+# games against the release brain; last, the Windows executables are cross-built and checked
+# under Wine (scripts/test-windows.sh). Run from anywhere: bash scripts/test.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -18,3 +19,5 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r tests/requirements.txt
 "$venv/bin/python" tests/pygomo_client.py target/release/pbrain-arbor
+
+bash scripts/test-windows.sh

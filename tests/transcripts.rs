@@ -12,7 +12,7 @@ use std::thread;
 #[path = "../src/bin/arbor/transcript/mod.rs"]
 mod transcript;
 
-use transcript::run_transcript;
+use transcript::{LineEnding, run_transcript};
 
 fn transcripts(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -42,7 +42,7 @@ fn replay_folder(folder: &str, engine: &[&str]) {
         for _ in 0..workers {
             scope.spawn(|| {
                 while let Some(file) = queue.lock().unwrap().next() {
-                    if let Err(failure) = run_transcript(&engine, file) {
+                    if let Err(failure) = run_transcript(&engine, file, LineEnding::Any) {
                         failures.lock().unwrap().push(failure.to_string());
                     }
                 }

@@ -6,7 +6,7 @@
 //! piped in whole) it waits its turn like any command. While the session ponders (searches on
 //! the opponent's time), any line at all stops the search. Every line is stamped with the instant it
 //! arrived (a move's clock starts when it was asked for). Output is whole lines, each written
-//! with one `writeln!` and flushed, so a manager never sees half a reply.
+//! with one `write!` and flushed, so a manager never sees half a reply.
 
 use std::fmt::Display;
 use std::io::{self, BufRead, Write};
@@ -197,6 +197,10 @@ where
     receiver
 }
 
+/// The platform's line ending: on Windows, managers (piskvork, Yixin-Board) expect what brains
+/// written in C print there in text mode, CR LF after every line.
+pub const LINE_ENDING: &str = if cfg!(windows) { "\r\n" } else { "\n" };
+
 /// Writes protocol replies: one whole line per call, flushed at once.
 pub struct Output<W: Write> {
     out: W,
@@ -207,9 +211,9 @@ impl<W: Write> Output<W> {
         Output { out }
     }
 
-    /// Writes `line` and a newline with a single `writeln!`, then flushes.
+    /// Writes `line` and the platform's [`LINE_ENDING`] with a single `write!`, then flushes.
     pub fn line(&mut self, line: impl Display) -> io::Result<()> {
-        writeln!(self.out, "{line}")?;
+        write!(self.out, "{line}{LINE_ENDING}")?;
         self.out.flush()
     }
 
@@ -320,6 +324,6 @@ mod tests {
         let mut out = Output::new(Vec::new());
         out.line("OK").unwrap();
         out.line(format_args!("{},{}", 7, 8)).unwrap();
-        assert_eq!(out.into_inner(), b"OK\n7,8\n");
+        assert_eq!(String::from_utf8(out.into_inner()).unwrap(), format!("OK{LINE_ENDING}7,8{LINE_ENDING}"));
     }
 }

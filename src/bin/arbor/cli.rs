@@ -16,6 +16,8 @@ use arbor::protocol::bounds;
 use lexopt::Parser;
 use lexopt::prelude::*;
 
+use crate::transcript::LineEnding;
+
 /// Each subcommand's usage, as `arbor SUBCOMMAND --help` prints it.
 pub const HELP: [(&str, &str); 9] = [
     (
@@ -83,8 +85,10 @@ pub const HELP: [(&str, &str); 9] = [
     ),
     (
         "replay",
-        "  arbor replay --engine CMD [ARG...] -- FILE...
-      Replays protocol transcripts (see protocol-tests/README.md) against any engine.",
+        "  arbor replay [--crlf] --engine CMD [ARG...] -- FILE...
+      Replays protocol transcripts (see protocol-tests/README.md) against any engine. --crlf
+      talks as a Windows manager: every line sent ends with CR LF, and so must every line the
+      engine prints.",
     ),
 ];
 
@@ -137,6 +141,7 @@ pub enum Request {
     Replay {
         engine: Vec<String>,
         files: Vec<String>,
+        ending: LineEnding,
     },
 }
 
@@ -502,14 +507,18 @@ fn prove(parser: &mut Parser) -> Result<Request, lexopt::Error> {
     Ok(Request::Prove { size, rule: rule_given, nodes })
 }
 
-/// `--engine CMD [ARG...] -- FILE...`: the engine's arguments are taken as they are, flags
-/// included, up to `--`.
+/// `[--crlf] --engine CMD [ARG...] -- FILE...`: the engine's arguments are taken as they are,
+/// flags included, up to `--`.
 fn replay(parser: &mut Parser) -> Result<Request, lexopt::Error> {
-    match parser.next()? {
-        Some(Long("help") | Short('h')) => return print_help("replay"),
-        Some(Long("engine")) => {}
-        Some(other) => return Err(other.unexpected()),
-        None => return Err("--engine CMD is needed".into()),
+    let mut ending = LineEnding::Any;
+    loop {
+        match parser.next()? {
+            Some(Long("help") | Short('h')) => return print_help("replay"),
+            Some(Long("crlf")) => ending = LineEnding::Crlf,
+            Some(Long("engine")) => break,
+            Some(other) => return Err(other.unexpected()),
+            None => return Err("--engine CMD is needed".into()),
+        }
     }
     let mut engine = Vec::new();
     let mut files = Vec::new();
@@ -530,7 +539,7 @@ fn replay(parser: &mut Parser) -> Result<Request, lexopt::Error> {
     if engine.is_empty() || files.is_empty() {
         return Err("an engine command and at least one file are needed".into());
     }
-    Ok(Request::Replay { engine, files })
+    Ok(Request::Replay { engine, files, ending })
 }
 
 #[cfg(test)]
@@ -574,13 +583,19 @@ mod tests {
             "features",
             "prove --size 20 --rule renju --nodes 5000",
             "replay --engine pbrain-x --threads 1 -- a.txt b.txt",
+            "replay --crlf --engine wine pbrain-x.exe -- a.txt",
         ] {
             assert!(parse_line(line).is_ok(), "{line}: {:?}", parse_line(line).err());
         }
-        let Ok(Request::Replay { engine, files }) = parse_line("replay --engine x --threads 1 -- a.txt") else {
+        let Ok(Request::Replay { engine, files, ending }) = parse_line("replay --engine x --crlf 1 -- a.txt") else {
             panic!("replay")
         };
-        assert_eq!((engine, files), (vec!["x".to_string(), "--threads".into(), "1".into()], vec!["a.txt".to_string()]));
+        let engine_args = vec!["x".to_string(), "--crlf".into(), "1".into()];
+        assert_eq!((engine, files, ending), (engine_args, vec!["a.txt".to_string()], LineEnding::Any));
+        let Ok(Request::Replay { ending, .. }) = parse_line("replay --crlf --engine x -- a.txt") else {
+            panic!("replay")
+        };
+        assert_eq!(ending, LineEnding::Crlf);
     }
 
     #[test]

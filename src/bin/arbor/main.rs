@@ -27,7 +27,7 @@ mod cli;
 mod transcript;
 
 use cli::{BenchGame, GameOptions, GtpGame, PlayGame, Request, Selfplay};
-use transcript::run_transcript;
+use transcript::{LineEnding, run_transcript};
 
 const DEFAULT_BENCH_DEPTH: u32 = 8;
 const DEFAULT_AMAZONS_BENCH_DEPTH: u32 = 4;
@@ -52,7 +52,7 @@ fn main() -> ExitCode {
             println!("{text}");
             Ok(())
         }
-        Request::Replay { engine, files } => return run_replay(&engine, &files),
+        Request::Replay { engine, files, ending } => return run_replay(&engine, &files, ending),
         Request::Gtp(game, options) => run_gtp(game, &options),
         Request::Play(game, options) => run_play(game, &options),
         Request::Bench { game: BenchGame::Gomoku, depth, threads } => run_bench(depth, threads),
@@ -312,10 +312,10 @@ fn color_name(color: Color) -> &'static str {
 }
 
 /// Exit status 1 when a transcript fails.
-fn run_replay(engine: &[String], files: &[String]) -> ExitCode {
+fn run_replay(engine: &[String], files: &[String], ending: LineEnding) -> ExitCode {
     let mut failures = 0;
     for file in files {
-        match run_transcript(engine, &PathBuf::from(file)) {
+        match run_transcript(engine, &PathBuf::from(file), ending) {
             Ok(summary) => println!(
                 "ok {file}: {} sent, {} checked, {} skipped, {} ms",
                 summary.sent,

@@ -4,13 +4,13 @@
 //! removes one; every move the engine prints is placed too. Sent moves are taken as accepted
 //! (a transcript that sends an illegal one checks the refusal, not a later `@ move`).
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 
 #[derive(Debug, Default)]
 pub struct Board {
     /// Width and height, once a game has started.
     size: Option<(usize, usize)>,
-    stones: HashSet<(usize, usize)>,
+    stones: BTreeSet<(usize, usize)>,
     block: Block,
 }
 

@@ -20,8 +20,8 @@
 //!                 skipped lines
 //! ```
 //!
-//! Output lines are compared without their line ending. A file that does not end in `! exit`
-//! kills the engine when it is done.
+//! Output lines are compared without their line ending; [`LineEnding::Crlf`] also requires CR LF
+//! on every one of them. A file that does not end in `! exit` kills the engine when it is done.
 //!
 //! It lives outside the library, shared by `arbor replay` and the transcript tests, so that
 //! the engine carries no pattern matching it does not use.
@@ -42,6 +42,18 @@ use pattern::Pattern;
 
 /// How long a file may take when it does not say.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How the runner frames lines, standing in for a manager on one platform or another.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LineEnding {
+    /// Lines go out with LF unless the transcript says `! crlf on`; the engine may end its lines
+    /// with LF or CR LF.
+    #[default]
+    Any,
+    /// As a Windows manager talks: every line goes out with CR LF, and every line the engine
+    /// prints, skipped ones included, must end with CR LF.
+    Crlf,
+}
 
 /// What a transcript that passed did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -149,8 +161,8 @@ fn parse_script(text: &str) -> Result<Script, (usize, String)> {
 }
 
 /// Runs the transcript `file` against a fresh engine started as `engine_cmd` (program, then
-/// arguments). The engine's stderr is discarded.
-pub fn run_transcript(engine_cmd: &[String], file: &Path) -> Result<Summary, Failure> {
+/// arguments), framing lines as `ending` says. The engine's stderr is discarded.
+pub fn run_transcript(engine_cmd: &[String], file: &Path, ending: LineEnding) -> Result<Summary, Failure> {
     let fail = |line: usize, expected: &str, actual: String| Failure {
         file: file.to_path_buf(),
         line,
@@ -167,7 +179,7 @@ pub fn run_transcript(engine_cmd: &[String], file: &Path) -> Result<Summary, Fai
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| fail(0, "an engine that starts", format!("{program}: {e}")))?;
-    let mut conversation = Conversation::new(&mut child, script.timeout);
+    let mut conversation = Conversation::new(&mut child, script.timeout, ending);
     let result = conversation.play(&script.steps).map_err(|(line, expected, actual)| fail(line, &expected, actual));
     // Whatever happened, leave no engine behind.
     drop(conversation);
@@ -176,11 +188,19 @@ pub fn run_transcript(engine_cmd: &[String], file: &Path) -> Result<Summary, Fai
     result
 }
 
+/// One line the engine printed, without its line ending.
+struct OutputLine {
+    text: String,
+    /// It ended with CR LF.
+    crlf: bool,
+}
+
 /// The live exchange with one engine process.
 struct Conversation<'a> {
     child: &'a mut Child,
     stdin: Option<ChildStdin>,
-    output: Receiver<String>,
+    output: Receiver<OutputLine>,
+    ending: LineEnding,
     deadline: Instant,
     started: Instant,
     timeout: Duration,
@@ -194,17 +214,22 @@ struct Conversation<'a> {
 type StepFailure = (usize, String, String);
 
 impl<'a> Conversation<'a> {
-    fn new(child: &'a mut Child, timeout: Duration) -> Self {
+    fn new(child: &'a mut Child, timeout: Duration, ending: LineEnding) -> Self {
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
         let (sender, output) = mpsc::channel();
         // A thread of its own, so that waiting for a line can time out.
         thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line.trim_end_matches('\r').to_string()).is_err() {
+            let mut stdout = BufReader::new(stdout);
+            let mut bytes = Vec::new();
+            while matches!(stdout.read_until(b'\n', &mut bytes), Ok(1..)) {
+                let line = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+                let crlf = line.ends_with(b"\r") && line.len() < bytes.len();
+                let text = String::from_utf8_lossy(line.strip_suffix(b"\r").unwrap_or(line)).into_owned();
+                if sender.send(OutputLine { text, crlf }).is_err() {
                     break;
                 }
+                bytes.clear();
             }
         });
         let started = Instant::now();
@@ -212,11 +237,12 @@ impl<'a> Conversation<'a> {
             child,
             stdin,
             output,
+            ending,
             deadline: started + timeout,
             started,
             timeout,
             skips: Vec::new(),
-            crlf: false,
+            crlf: ending == LineEnding::Crlf,
             board: Board::default(),
             summary: Summary::default(),
         }
@@ -250,7 +276,7 @@ impl<'a> Conversation<'a> {
                 }
                 Step::Skip(prefix) => self.skips.push(prefix.clone()),
                 Step::Unskip(prefix) => self.skips.retain(|p| p != prefix),
-                Step::Crlf(on) => self.crlf = *on,
+                Step::Crlf(on) => self.crlf = *on || self.ending == LineEnding::Crlf,
                 Step::Eof => self.stdin = None,
                 Step::Exit(code) => self.expect_exit(line, *code)?,
             }
@@ -270,11 +296,22 @@ impl<'a> Conversation<'a> {
         Ok(())
     }
 
+    /// The next line the engine prints, checked against the line ending the runner requires.
+    fn receive(&self, line: usize, wait: Duration) -> Result<Result<String, RecvTimeoutError>, StepFailure> {
+        match self.output.recv_timeout(wait) {
+            Ok(OutputLine { text, crlf: false }) if self.ending == LineEnding::Crlf => {
+                Err((line, "every output line to end with CR LF".into(), format!("{text:?} without CR")))
+            }
+            Ok(OutputLine { text, .. }) => Ok(Ok(text)),
+            Err(e) => Ok(Err(e)),
+        }
+    }
+
     /// The next output line that is not skipped.
     fn next_line(&mut self, line: usize, expected: &str) -> Result<String, StepFailure> {
         loop {
             let wait = self.deadline.saturating_duration_since(Instant::now());
-            match self.output.recv_timeout(wait) {
+            match self.receive(line, wait)? {
                 Ok(text) if self.skips.iter().any(|p| text.starts_with(p.as_str())) => self.summary.skipped += 1,
                 Ok(text) => {
                     self.summary.checked += 1;
@@ -299,7 +336,7 @@ impl<'a> Conversation<'a> {
         let expected = expected.as_str();
         loop {
             let wait = self.deadline.saturating_duration_since(Instant::now());
-            match self.output.recv_timeout(wait) {
+            match self.receive(line, wait)? {
                 Ok(text) if self.skips.iter().any(|p| text.starts_with(p.as_str())) => self.summary.skipped += 1,
                 Ok(text) => return Err((line, expected.into(), format!("output {text:?}"))),
                 Err(RecvTimeoutError::Timeout) => {
@@ -348,21 +385,21 @@ mod tests {
             "pass.txt",
             "# comment\n! skip DEBUG\n! timeout 5\n> a b\n< echo a b\n\n> 12,3\n~ echo \\d+,\\d+\n> quit\n! exit 0\n",
         );
-        let summary = run_transcript(&shell(ECHO), &file).unwrap();
+        let summary = run_transcript(&shell(ECHO), &file, LineEnding::Any).unwrap();
         assert_eq!((summary.sent, summary.checked, summary.skipped), (3, 2, 1));
     }
 
     #[test]
     fn a_wrong_line_reports_where_and_what() {
         let file = transcript("wrong.txt", "! skip DEBUG\n> a\n< echo b\n");
-        let failure = run_transcript(&shell(ECHO), &file).unwrap_err();
+        let failure = run_transcript(&shell(ECHO), &file, LineEnding::Any).unwrap_err();
         assert_eq!((failure.line, failure.expected.as_str(), failure.actual.as_str()), (3, "\"echo b\"", "\"echo a\""));
     }
 
     #[test]
     fn patterns_are_anchored_and_skips_apply() {
         let file = transcript("anchored.txt", "> a1\n~ echo a\n");
-        let failure = run_transcript(&shell(ECHO), &file).unwrap_err();
+        let failure = run_transcript(&shell(ECHO), &file, LineEnding::Any).unwrap_err();
         assert_eq!(failure.line, 2);
         assert_eq!(failure.actual, "\"DEBUG hello\"");
     }
@@ -370,15 +407,15 @@ mod tests {
     #[test]
     fn silence_times_out_and_exit_is_checked() {
         let file = transcript("silent.txt", "! timeout 0.3\n! skip DEBUG\n> quit\n< never\n");
-        let failure = run_transcript(&shell(ECHO), &file).unwrap_err();
+        let failure = run_transcript(&shell(ECHO), &file, LineEnding::Any).unwrap_err();
         assert!(failure.actual.contains("exited"), "{failure}");
         let file = transcript("alive.txt", "! timeout 0.3\n! skip DEBUG\n! exit\n");
-        let failure = run_transcript(&shell(ECHO), &file).unwrap_err();
+        let failure = run_transcript(&shell(ECHO), &file, LineEnding::Any).unwrap_err();
         assert!(failure.actual.contains("still running"), "{failure}");
         let file = transcript("eof.txt", "! skip DEBUG\n> x\n! eof\n< echo x\n! exit 0\n");
-        run_transcript(&shell(ECHO), &file).unwrap();
+        run_transcript(&shell(ECHO), &file, LineEnding::Any).unwrap();
         let file = transcript("code.txt", "! skip DEBUG\n> quit\n! exit 3\n");
-        assert!(run_transcript(&shell(ECHO), &file).unwrap_err().actual.contains("exit status: 0"));
+        assert!(run_transcript(&shell(ECHO), &file, LineEnding::Any).unwrap_err().actual.contains("exit status: 0"));
     }
 
     #[test]
@@ -389,21 +426,38 @@ mod tests {
             "moves.txt",
             "> START 5\n> BOARD\n> 1,1,1\n> 2,2,2\n> DONE\n> say 0,0\n@ move\n> say 3,3 4,4\n@ moves 2\n",
         );
-        run_transcript(&engine, &file).unwrap();
+        run_transcript(&engine, &file, LineEnding::Any).unwrap();
         for (answer, why) in [("1,1", "taken"), ("5,0", "off"), ("0,0 1,0", "2 moves"), ("x", "not a move")] {
             let file = transcript("bad-move.txt", &format!("> START 5\n> TURN 1,1\n> say {answer}\n@ move\n"));
-            let failure = run_transcript(&engine, &file).unwrap_err();
+            let failure = run_transcript(&engine, &file, LineEnding::Any).unwrap_err();
             assert!(failure.actual.contains(why), "{answer}: {failure}");
         }
         let file = transcript("no-board.txt", "> say 0,0\n@ move\n");
-        assert!(run_transcript(&engine, &file).unwrap_err().actual.contains("no board"));
+        assert!(run_transcript(&engine, &file, LineEnding::Any).unwrap_err().actual.contains("no board"));
+    }
+
+    #[test]
+    fn a_windows_manager_sends_and_wants_crlf() {
+        // Answers each line with the hex of the bytes it read, ended as the argument says.
+        let engine = |ending: &str| {
+            shell(&format!(
+                r#"while IFS= read -r line; do printf '%s{ending}' "$(printf '%s' "$line" | od -An -tx1 | tr -d ' ')"; done"#
+            ))
+        };
+        let file = transcript("crlf.txt", "> ab\n< 61620d\n! crlf off\n> c\n< 630d\n");
+        run_transcript(&engine(r"\r\n"), &file, LineEnding::Crlf).unwrap();
+        let failure = run_transcript(&engine(r"\n"), &file, LineEnding::Crlf).unwrap_err();
+        assert_eq!((failure.line, failure.actual.as_str()), (2, "\"61620d\" without CR"));
+        let file = transcript("lf.txt", "> ab\n< 6162\n");
+        run_transcript(&engine(r"\r\n"), &file, LineEnding::Any).unwrap();
+        run_transcript(&engine(r"\n"), &file, LineEnding::Any).unwrap();
     }
 
     #[test]
     fn bad_directives_are_reported_before_running() {
         let file = transcript("bad.txt", "> a\n? what\n");
-        assert_eq!(run_transcript(&shell(ECHO), &file).unwrap_err().line, 2);
+        assert_eq!(run_transcript(&shell(ECHO), &file, LineEnding::Any).unwrap_err().line, 2);
         let file = transcript("badre.txt", "~ (\n");
-        assert_eq!(run_transcript(&shell(ECHO), &file).unwrap_err().line, 1);
+        assert_eq!(run_transcript(&shell(ECHO), &file, LineEnding::Any).unwrap_err().line, 1);
     }
 }
