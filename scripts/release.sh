@@ -23,6 +23,9 @@ CRATE_VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
 [ "$VERSION" = "$CRATE_VERSION" ] ||
     die "VERSION $VERSION is not Cargo.toml's version $CRATE_VERSION (the programs report that one)"
 
+[ -z "$(git status --porcelain --untracked-files=no)" ] ||
+    die "the working tree has uncommitted changes: a release is packed from a commit"
+
 cargo build --release --locked --bins
 mapfile -t exes < <(bash scripts/build-windows.sh)
 TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}

@@ -31,16 +31,25 @@ for exe in "$PBRAIN" "$ARBOR_EXE"; do
     done
     echo "$(basename "$exe"): $(stat -c %s "$exe") bytes, imports $(echo $dlls)"
 done
+checks=2
 
 WINE=(bash scripts/wine.sh)
 "${WINE[@]}" --prepare
 "${WINE[@]}" --server -p
 tmp=$(mktemp -d)
 trap '"${WINE[@]}" --server -k; rm -rf "$tmp"' EXIT
-"$ARBOR" replay --crlf --engine "${WINE[@]}" "$PBRAIN" -- protocol-tests/gomocup/*.txt
-"$ARBOR" replay --engine "${WINE[@]}" "$ARBOR_EXE" gtp --game tictactoe --threads 1 -- protocol-tests/gtp-tictactoe/*.txt
-"$ARBOR" replay --engine "${WINE[@]}" "$ARBOR_EXE" gtp --game amazons --threads 1 -- protocol-tests/gtp-amazons/*.txt
-"$ARBOR" replay --engine "${WINE[@]}" "$ARBOR_EXE" play tictactoe --threads 1 -- protocol-tests/play-tictactoe/*.txt
+# replay LINE_ENDING_FLAG FOLDER PROGRAM ARG...: every transcript of protocol-tests/FOLDER.
+replay() {
+    local flag=$1 folder=$2 files
+    shift 2
+    files=(protocol-tests/"$folder"/*.txt)
+    "$ARBOR" replay ${flag:+"$flag"} --engine "${WINE[@]}" "$@" -- "${files[@]}"
+    checks=$((checks + ${#files[@]}))
+}
+replay --crlf gomocup "$PBRAIN"
+replay "" gtp-tictactoe "$ARBOR_EXE" gtp --game tictactoe --threads 1
+replay "" gtp-amazons "$ARBOR_EXE" gtp --game amazons --threads 1
+replay "" play-tictactoe "$ARBOR_EXE" play tictactoe --threads 1
 
 # Same words on both systems; the Gomocup reply differs only in its line ending.
 same() {
@@ -52,6 +61,7 @@ same() {
         diff <(echo "$linux") <(echo "$windows") >&2 || true
         exit 1
     fi
+    checks=$((checks + 1))
 }
 for flag in --version --help; do
     target/release/pbrain-arbor "$flag" >"$tmp/linux"
@@ -65,3 +75,4 @@ printf 'ABOUT\nEND\n' | target/release/pbrain-arbor >"$tmp/linux"
 printf 'ABOUT\r\nEND\r\n' | "${WINE[@]}" "$PBRAIN" >"$tmp/windows"
 same "ABOUT" "$tmp/linux" "$tmp/windows"
 echo "Windows build: built in $((built - started)) s, checked under Wine in $((SECONDS - built)) s"
+echo "windows: $checks passed, 0 failed"
