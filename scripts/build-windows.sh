@@ -49,8 +49,11 @@ for tool in rustc cargo x86_64-w64-mingw32-gcc-win32; do
 done
 
 cd "$ROOT"
+# The linker stamps the build time into the executable unless told not to; without the stamp the
+# same source builds the same bytes.
 RUSTC_BOOTSTRAP=1 RUSTC="$PRIVATE/bin/rustc" \
     CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc-win32 \
+    CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS="-C link-arg=-Wl,--no-insert-timestamp" \
     "$PRIVATE/bin/cargo" build --release --locked --bins --target "$TARGET" -Zbuild-std=std,panic_abort
 
 OUT="${CARGO_TARGET_DIR:-$ROOT/target}/$TARGET/release"

@@ -5,7 +5,8 @@
 #   SHA256SUMS                           both archives' SHA-256, as sha256sum -c reads it
 # Each archive holds one folder arbor-VERSION-PLATFORM/ with the two programs, README.md,
 # LICENSE and THIRD-PARTY-LICENSES.txt (the licences of the crates compiled into them). Files
-# carry the last commit's time and no owner, so the same commit packs the same bytes.
+# carry the last commit's time and no owner, so the same commit built in the same folder packs
+# the same bytes.
 #
 # VERSION must be Cargo.toml's version, which the programs report (ABOUT, --version). Run the
 # tests first (bash scripts/test.sh): this builds and packs, and checks only that each program
