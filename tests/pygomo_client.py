@@ -24,42 +24,16 @@ from pathlib import Path
 
 from pygomo import BoardPosition, EngineClient, Move
 
+sys.dont_write_bytecode = True                   # no __pycache__ in the repository
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+from referee import Board  # noqa: E402
+
 SIZE = 15
-BLACK, WHITE = 1, 2
 DEFAULT_ENGINE = Path(__file__).resolve().parent.parent / "target/release/pbrain-arbor"
 
 
 class Failure(Exception):
     pass
-
-
-class Board:
-    """Referee board: (x, y) -> colour, freestyle rule (five or more in a row wins)."""
-
-    def __init__(self):
-        self.stones, self.history = {}, []
-
-    def play(self, xy, who):
-        x, y = xy
-        if not (0 <= x < SIZE and 0 <= y < SIZE) or xy in self.stones:
-            raise Failure(f"{who} played an illegal move {x},{y} at ply {len(self.history)}")
-        self.stones[xy] = BLACK if len(self.history) % 2 == 0 else WHITE
-        self.history.append(xy)
-
-    def is_five(self, xy):
-        color, (x, y) = self.stones[xy], xy
-        for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
-            run = 1
-            for sign in (1, -1):
-                k = 1
-                while self.stones.get((x + sign * k * dx, y + sign * k * dy)) == color:
-                    run, k = run + 1, k + 1
-            if run >= 5:
-                return True
-        return False
-
-    def full(self):
-        return len(self.stones) == SIZE * SIZE
 
 
 class EnginePlayer:
@@ -101,7 +75,7 @@ class EnginePlayer:
             result = self.client.begin(timeout=timeout)
         else:
             position = BoardPosition()
-            me = BLACK if len(board.history) % 2 == 0 else WHITE
+            me = len(board.history) % 2
             for xy in board.history:
                 owner = BoardPosition.SELF if board.stones[xy] == me else BoardPosition.OPPONENT
                 position.add_move(Move(xy), owner)
@@ -143,19 +117,20 @@ class RandomPlayer:
 
 
 def play_game(title, black, white, deadline):
-    board, last, times = Board(), None, collections.defaultdict(list)
+    board, last, times = Board(SIZE, "freestyle"), None, collections.defaultdict(list)
     players = (black, white)
     while True:
         if time.monotonic() > deadline:
             raise Failure(f"{title}: total time limit exceeded at ply {len(board.history)}")
         player = players[len(board.history) % 2]
         last, ms = player.move(board, last)
-        board.play(last, player.name)
+        if not board.play(last):
+            raise Failure(f"{player.name} played an illegal move {last[0]},{last[1]} at ply {len(board.history)}")
         times[player.name].append(ms)
-        if board.is_five(last) or board.full():
+        if board.wins(last) or board.full():
             break
     outcome = (f"{player.name} ({'black' if player is black else 'white'}) made five"
-               if board.is_five(last) else "board full, draw")
+               if board.wins(last) else "board full, draw")
     stats = ", ".join(f"{n}: max {max(t):.0f} ms avg {sum(t) / len(t):.0f} ms"
                       for n, t in times.items() if n != "random")
     print(f"{title}: {outcome} after {len(board.history)} stones; {stats}")

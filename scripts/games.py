@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Plays many Gomoku game pairs between two Gomocup engines as tasks of a Dask cluster.
+
+SPRT, SPSA and training-data generation are many independent games. Each task here is one game
+pair (an opening played twice, colours swapped); Dask spreads the tasks over its workers: by
+default a local cluster of this machine (--workers, one game at a time per worker), or any
+cluster named by --scheduler ADDRESS or --scheduler-file FILE, which workers on other machines
+join with `dask worker ADDRESS --nthreads 1` (in a virtual environment made from
+scripts/runner-requirements.txt). The engines' executables, and c-gomoku-cli's, travel with the
+tasks (each worker keeps them in its temporary folder by content hash), so a worker needs
+nothing else of this machine. --direct plays the same tasks here, one after the other, without
+Dask.
+
+Why Dask and not Ray: pure-Python wheels of a few megabytes that install in seconds on these
+2-core machines, and a scheduler and workers that are plain commands (`dask scheduler`, `dask
+worker ADDRESS`), which is all a batch of independent games needs; Ray's wheels bring a native
+object store and daemons made for far larger jobs.
+
+Referees (scripts/referee.py): c-gomoku-cli, the default where --cli or PATH has it, or `pygomo`,
+which referees freestyle and exact five here through pygomo-lib's client (CI has no c-gomoku-cli).
+
+Results: one JSON line per pair in --out, written as each pair ends: {"pair", "opening",
+"games": [two games, see referee.py]}. A run started again with the same --out plays only the
+pairs the file lacks, so an interrupted run resumes. At the end: the first engine's W-L-D with
+its Elo (scripts/elo.py) and the pair scores (pentanomial: how many pairs it scored 0, 0.5, 1,
+1.5 and 2).
+
+Usage:
+  python3 -m venv target/runner-venv && target/runner-venv/bin/pip install -r scripts/runner-requirements.txt
+  target/runner-venv/bin/python scripts/games.py --engine1 NEW --engine2 BASE --nodes 100000 \\
+      --pairs 200 --out target/games/run.jsonl [--workers 2 | --scheduler tcp://HOST:8786]
+"""
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+sys.dont_write_bytecode = True                   # no __pycache__ in the repository
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import referee  # noqa: E402
+from elo import format_elo  # noqa: E402
+
+
+def blob(path):
+    """An executable as (content hash, bytes), the form in which it travels to workers."""
+    data = Path(path).read_bytes()
+    return hashlib.sha256(data).hexdigest(), data
+
+
+def materialise(digest, data):
+    """The executable's path on this worker: written once into the temporary folder by hash."""
+    folder = Path(tempfile.gettempdir()) / "arbor-games"
+    folder.mkdir(exist_ok=True)
+    path = folder / digest
+    if not path.exists():
+        partial = folder / f"{digest}.{os.getpid()}"
+        partial.write_bytes(data)
+        partial.chmod(0o755)
+        partial.replace(path)
+    return str(path)
+
+
+def play_pair(task, engines, cli):
+    """One task: the game pair of `task` between `engines` ({name, blob, args}), refereed by
+    c-gomoku-cli (`cli`: its blob) or, when `cli` is None, by pygomo-lib."""
+    # Each engine runs from a script beside its executable when it has arguments, since the
+    # referees take one program path.
+    local = []
+    for engine in engines:
+        path = materialise(*engine["blob"])
+        if engine["args"]:
+            wrapper = Path(path + "-" + hashlib.sha256(json.dumps(engine["args"]).encode()).hexdigest()[:16])
+            if not wrapper.exists():
+                quoted = " ".join("'" + arg.replace("'", "'\\''") + "'" for arg in engine["args"])
+                wrapper.write_text(f"#!/bin/sh\nexec '{path}' {quoted} \"$@\"\n")
+                wrapper.chmod(0o755)
+            path = str(wrapper)
+        local.append({"name": engine["name"], "path": path})
+    arguments = (local, task["opening"], task["size"], task["rule"], task["limits"])
+    if cli is None:
+        games = referee.pair_with_pygomo(*arguments)
+    else:
+        games = referee.pair_with_cli(materialise(*cli), *arguments)
+    return {"pair": task["pair"], "opening": task["opening"], "games": games}
+
+
+def read_done(out):
+    done = {}
+    if out.exists():
+        for line in out.read_text().splitlines():
+            if line.strip():
+                record = json.loads(line)
+                done[record["pair"]] = record
+    return done
+
+
+def points(game, name):
+    """What engine `name` scored in `game`."""
+    black = {"1-0": 1.0, "0-1": 0.0}.get(game["result"], 0.5)
+    return black if game["black"] == name else 1.0 - black
+
+
+def summary(records, name):
+    wins = losses = draws = 0
+    pentanomial = [0] * 5
+    for record in records:
+        scores = [points(game, name) for game in record["games"]]
+        wins += scores.count(1.0)
+        losses += scores.count(0.0)
+        draws += scores.count(0.5)
+        pentanomial[int(sum(scores) * 2)] += 1
+    return (f"{name}: {len(records)} pairs, W-L-D {wins}-{losses}-{draws}, {format_elo(wins, losses, draws)};"
+            f" pairs scoring 0/0.5/1/1.5/2: {'/'.join(map(str, pentanomial))}")
+
+
+def make_client(args):
+    from dask.distributed import Client, LocalCluster
+
+    if args.scheduler:
+        return Client(args.scheduler)
+    if args.scheduler_file:
+        return Client(scheduler_file=args.scheduler_file)
+    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                           dashboard_address=None)
+    return Client(cluster)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--engine1", required=True, help="Gomocup engine; the score is its")
+    ap.add_argument("--engine2", required=True)
+    ap.add_argument("--args1", default="", help="arguments for engine1, one string split on spaces (--args1='--hash 16')")
+    ap.add_argument("--args2", default="")
+    ap.add_argument("--name1", help="default: the file name without pbrain-")
+    ap.add_argument("--name2")
+    ap.add_argument("--openings", default=str(HERE / "openings" / "freestyle_15.txt"),
+                    help="one opening a line in c-gomoku-cli's pos notation (h8i9j8)")
+    ap.add_argument("--pairs", type=int, help="default: one per opening")
+    ap.add_argument("--rule", choices=sorted(referee.RULES), default="freestyle")
+    ap.add_argument("--size", type=int, default=15)
+    limit = ap.add_mutually_exclusive_group(required=True)
+    limit.add_argument("--nodes", type=int, help="nodes per move (INFO max_node)")
+    limit.add_argument("--turn-ms", type=int, help="milliseconds per move (INFO timeout_turn)")
+    ap.add_argument("--referee", choices=["c-gomoku-cli", "pygomo"], help="default: c-gomoku-cli if found")
+    ap.add_argument("--cli", help="c-gomoku-cli's path; default $C_GOMOKU_CLI or PATH")
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=os.cpu_count(), help="local cluster size")
+    where.add_argument("--scheduler", help="address of a running Dask scheduler")
+    where.add_argument("--scheduler-file", help="a running Dask scheduler's file")
+    where.add_argument("--direct", action="store_true", help="play here, one pair after another")
+    ap.add_argument("--out", required=True, help="results, one JSON line a pair (resumed if present)")
+    args = ap.parse_args()
+
+    cli_path = args.cli or os.environ.get("C_GOMOKU_CLI") or shutil.which("c-gomoku-cli")
+    use_cli = args.referee == "c-gomoku-cli" or (args.referee is None and cli_path)
+    if use_cli and not cli_path:
+        ap.error("c-gomoku-cli not found: give --cli, set C_GOMOKU_CLI, or use --referee pygomo")
+    openings = [line.split("#", 1)[0].strip() for line in Path(args.openings).read_text().splitlines()]
+    openings = [line for line in openings if line]
+    pairs = args.pairs or len(openings)
+    limits = {"nodes": args.nodes} if args.nodes else {"turn_ms": args.turn_ms}
+    tasks = [{"pair": k, "opening": openings[k % len(openings)], "size": args.size, "rule": args.rule,
+              "limits": limits} for k in range(pairs)]
+    for task in tasks:
+        referee.parse_opening(task["opening"], args.size)
+
+    names = [args.name1 or Path(args.engine1).name.removeprefix("pbrain-"),
+             args.name2 or Path(args.engine2).name.removeprefix("pbrain-")]
+    if names[0] == names[1]:
+        names = [names[0] + "1", names[1] + "2"]
+    engines = [{"name": name, "blob": blob(path), "args": extra.split()}
+               for name, path, extra in zip(names, (args.engine1, args.engine2), (args.args1, args.args2))]
+    cli = blob(cli_path) if use_cli else None
+
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = read_done(out)
+    todo = [task for task in tasks if task["pair"] not in done]
+    print(f"games.py: {names[0]} vs {names[1]}, {args.rule} {args.size}, {limits}, {pairs} pairs"
+          f" ({len(done)} already in {out}), referee {'c-gomoku-cli' if cli else 'pygomo'}", flush=True)
+    with out.open("a") as sink:
+        def record(result):
+            sink.write(json.dumps(result) + "\n")
+            sink.flush()
+            done[result["pair"]] = result
+
+        if args.direct:
+            for task in todo:
+                record(play_pair(task, engines, cli))
+        elif todo:
+            from dask.distributed import as_completed
+
+            with make_client(args) as client:
+                # Workers import each file as it arrives, so a module comes after those it imports.
+                for module in ("elo.py", "match_report.py", "referee.py"):
+                    client.upload_file(str(HERE / module))
+                shared = client.scatter([engines, cli], broadcast=True)
+                futures = client.map(play_pair, todo, engines=shared[0], cli=shared[1], pure=False)
+                for future in as_completed(futures):
+                    record(future.result())
+    print(summary([done[task["pair"]] for task in tasks], names[0]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""The game runner (scripts/games.py) gives the same games through Dask as played directly.
+
+A short fixed-node batch, refereed by pygomo-lib (CI has no c-gomoku-cli), is played three ways:
+directly in one process (in two runs, the second resuming the first's file), on a local cluster
+of two workers, and through a scheduler with two workers started as separate processes, as on
+separate machines. Fixed nodes on one thread make every game deterministic, so the three result
+files must hold the same games move for move. The second engine is the same brain held to depth
+3, so the games are not all alike.
+
+Run with the runner's environment:  target/runner-venv/bin/python tests/games_cluster.py ENGINE
+"""
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+DASK = Path(PYTHON).parent / "dask"
+
+
+def games(engine, out, *where, pairs=4):
+    subprocess.run([PYTHON, str(ROOT / "scripts/games.py"), "--engine1", engine, "--engine2", engine,
+                    "--args2=--max-depth 3", "--nodes", "3000", "--pairs", str(pairs), "--referee", "pygomo",
+                    "--out", str(out), *where], check=True, timeout=300)
+    return {record["pair"]: record for record in map(json.loads, out.read_text().splitlines())}
+
+
+def main():
+    engine = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "target/release/pbrain-arbor")
+    with tempfile.TemporaryDirectory(prefix="arbor-games-test-") as folder:
+        folder = Path(folder)
+        games(engine, folder / "direct.jsonl", "--direct", pairs=2)
+        direct = games(engine, folder / "direct.jsonl", "--direct")
+        local = games(engine, folder / "local.jsonl", "--workers", "2")
+        scheduler_file = folder / "scheduler.json"
+        processes = [subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                                       "--scheduler-file", scheduler_file], stderr=subprocess.DEVNULL)]
+        try:
+            deadline = time.monotonic() + 60
+            while not scheduler_file.exists() and time.monotonic() < deadline:
+                time.sleep(0.1)
+            processes += [subprocess.Popen([DASK, "worker", "--scheduler-file", scheduler_file, "--host", "127.0.0.1",
+                                            "--nthreads", "1", "--no-dashboard"], stderr=subprocess.DEVNULL)
+                          for _ in range(2)]
+            remote = games(engine, folder / "remote.jsonl", "--scheduler-file", str(scheduler_file))
+        finally:
+            for process in processes:
+                process.terminate()
+            for process in processes:
+                process.wait(timeout=30)
+    results = [game["result"] for record in direct.values() for game in record["games"]]
+    checks = {
+        "4 pairs played directly, the second run resuming the first": sorted(direct) == [0, 1, 2, 3],
+        "the local cluster played the same games": local == direct,
+        "the scheduler's two workers played the same games": remote == direct,
+        "the two engines played different games": any(len(set(map(str, (g["moves"] for g in r["games"])))) > 1
+                                                      for r in direct.values()),
+        "every game ended in a five or a full board": all(game["reason"] in ("five", "full board")
+                                                          for record in direct.values() for game in record["games"]),
+    }
+    for name, ok in checks.items():
+        print(f"{'ok' if ok else 'FAILED'}: {name}")
+    print(f"games: {sum(checks.values())} passed, {len(checks) - sum(checks.values())} failed ({len(results)} games)")
+    sys.exit(0 if all(checks.values()) else 1)
+
+
+if __name__ == "__main__":
+    main()
