@@ -6,12 +6,13 @@ two-line combinations, with one weight table for the side to move and one for th
 waiting. This script reads finished games from c-gomoku-cli SGF files, has `arbor features`
 turn every position the search would evaluate statically into those counts, fits a logistic
 regression of the side to move's result on them (a game repeated move for move counts once),
-and prints SHAPE_VALUE, THREAT_BONUS, COMBO_BONUS and TEMPO for eval.rs.
+and prints the weights as the tuner's parameters (src/params.rs), one `NAME=VALUE` a line: the
+defaults to write there, or `--param` arguments for a build with `--features tune`.
 
     python3 scripts/fit_eval.py --arbor target/release/arbor games1.sgf games2.sgf ...
 
 With --holdout K every K-th distinct game is left out of the fit, and the held-out positions'
-cross-entropy is printed for the fit and for the tables in eval.rs now: as they are, and at the
+cross-entropy is printed for the fit and for the weights `arbor params` gives now: as they are, and at the
 single scale that suits these games best (a scale alone is a calibration, which the search's
 margins would not follow), so a refit is compared with the present weights on games neither saw.
 
@@ -19,7 +20,6 @@ Needs numpy (pip install numpy). Use freestyle 15x15 games between strong player
 openings; a few thousand games give tens of thousands of positions.
 """
 import argparse
-import os
 import re
 import subprocess
 import sys
@@ -96,22 +96,33 @@ def cross_entropy(weights, intercept, rows):
     return -np.mean(labels * np.log(p) + (1 - labels) * np.log(1 - p))
 
 
-def parse_tables(text):
-    """The weights (in logits per count) and intercept of eval.rs-style tables in `text`."""
-    def rows(name):
-        body = text[text.index(f"const {name}"):]
-        body = body[body.index("= [") + 3:]
-        found = re.findall(r"\[([-0-9, ]+)\]", body[:body.index("];")])
-        return [np.array([float(v) for v in row.split(",") if v.strip()]) for row in found]
-    shapes, threats, combos = rows("SHAPE_VALUE"), rows("THREAT_BONUS"), rows("COMBO_BONUS")
-    tempo = float(re.search(r"const TEMPO: Score = (-?\d+);", text).group(1))
-    mover = np.concatenate([shapes[0], threats[0], combos[0]])
-    waiter = np.concatenate([shapes[1], threats[1], combos[1]])
-    return np.concatenate([mover, -waiter]) / UNITS_PER_LOGIT, tempo / UNITS_PER_LOGIT
+def snake(name):
+    return re.sub(r"(?<!^)([A-Z])", r"_\1", name).lower()
+
+
+# The parameters of each table, per role, in feature order; the first kinds carry nothing.
+PARAMS = {role: [f"gomoku_shape_{role}_{snake(s)}" for s in SHAPES[1:]]
+          + [f"gomoku_threat_{role}_{snake(t)}" for t in THREATS[2:]]
+          + [f"gomoku_combo_{role}_{snake(c)}" for c in COMBOS[1:]] for role in ("mover", "waiter")}
+
+
+def weights_of(values):
+    """The weights (in logits per count) and intercept of parameter values {NAME: VALUE}."""
+    def side(role):
+        named = iter(values[name] for name in PARAMS[role])
+        return np.array([0.0 if i in IGNORED else float(next(named)) for i in range(SIDE)])
+    return (np.concatenate([side("mover"), -side("waiter")]) / UNITS_PER_LOGIT,
+            values["gomoku_tempo"] / UNITS_PER_LOGIT)
+
+
+def present_values(arbor):
+    """The parameters' values in the `arbor` binary ({NAME: VALUE}), from `arbor params`."""
+    run = subprocess.run([arbor, "params"], capture_output=True, text=True, check=True)
+    return {line.split()[0]: int(line.split()[1]) for line in run.stdout.splitlines()}
 
 
 def tables(full, intercept):
-    """The eval.rs tables in eval units: each side's worth in its role, never negative, the
+    """The parameter values {NAME: VALUE} in eval units: each side's worth in its role, never negative, the
     shapes along the ladder increasing, and the shapes the fit never sees (decided positions
     are left out) large enough for the search."""
     units = full * UNITS_PER_LOGIT
@@ -128,16 +139,11 @@ def tables(full, intercept):
         for weaker, stronger in zip(LADDER, LADDER[1:]):
             shapes[stronger] = max(shapes[stronger], shapes[weaker] + 1)
         shapes[13] = shapes[10]
-    row = lambda values: "    [" + ", ".join(str(int(round(v))) for v in values) + "],"
-    return "\n".join([
-        "const SHAPE_VALUE: [[Score; SHAPE_KINDS]; 2] = [",
-        row(mover_shapes), row(waiter_shapes), "];",
-        "const THREAT_BONUS: [[Score; THREAT_KINDS]; 2] = [",
-        row(mover_threats), row(waiter_threats), "];",
-        "const COMBO_BONUS: [[Score; COMBO_KINDS]; 2] = [",
-        row(mover_combos), row(waiter_combos), "];",
-        f"const TEMPO: Score = {int(round(intercept * UNITS_PER_LOGIT))};",
-    ])
+    values = {"gomoku_tempo": int(round(intercept * UNITS_PER_LOGIT))}
+    for role, side in (("mover", mover), ("waiter", waiter)):
+        kept = [v for i, v in enumerate(side) if i not in IGNORED]
+        values.update((name, int(round(v))) for name, v in zip(PARAMS[role], kept))
+    return values
 
 
 def main():
@@ -146,9 +152,7 @@ def main():
     parser.add_argument("--arbor", default="target/release/arbor", help="the arbor binary")
     parser.add_argument("--l2", type=float, default=1e-3, help="ridge penalty on standardised weights")
     parser.add_argument("--holdout", type=int, metavar="K", help="leave every K-th distinct game out of the fit "
-                        "and compare the fit with eval.rs on them")
-    parser.add_argument("--eval-rs", default=os.path.join(os.path.dirname(__file__), "..", "src", "gomoku", "eval.rs"),
-                        help="the tables to compare with (--holdout)")
+                        "and compare the fit with the present weights on them")
     args = parser.parse_args()
     games = list(dict.fromkeys(games_from_sgf(args.sgf)))
     held, fitted_games = [], []
@@ -158,20 +162,19 @@ def main():
     if len(rows) == 0:
         sys.exit("fit_eval.py: no positions in those games")
     full, intercept, loss = fit(rows[:, 0], rows[:, 1:], args.l2)
-    printed = tables(full, intercept)
-    print(f"// {len(fitted_games)} distinct games, {len(rows)} positions, cross-entropy {loss:.4f}")
+    values = tables(full, intercept)
+    print(f"# {len(fitted_games)} distinct games, {len(rows)} positions, cross-entropy {loss:.4f}")
     if held:
         test = features_of(args.arbor, held)
-        fitted, fitted_tempo = parse_tables(printed)
-        with open(args.eval_rs) as f:
-            present, tempo = parse_tables(f.read())
+        fitted, fitted_tempo = weights_of(values)
+        present, tempo = weights_of(present_values(args.arbor))
         scales = np.arange(0.05, 2.001, 0.05)
         fit_scale = min(scales, key=lambda k: cross_entropy(k * present, k * tempo, rows))
-        print(f"// held out: {len(held)} games, {len(test)} positions; cross-entropy of these tables "
-              f"{cross_entropy(fitted, fitted_tempo, test):.4f}, of eval.rs {cross_entropy(present, tempo, test):.4f}, "
-              f"of eval.rs x {fit_scale:.2f} (the fitted games' best scale) "
+        print(f"# held out: {len(held)} games, {len(test)} positions; cross-entropy of these weights "
+              f"{cross_entropy(fitted, fitted_tempo, test):.4f}, of the present ones {cross_entropy(present, tempo, test):.4f}, "
+              f"of the present ones x {fit_scale:.2f} (the fitted games' best scale) "
               f"{cross_entropy(fit_scale * present, fit_scale * tempo, test):.4f}")
-    print(printed)
+    print("\n".join(f"{name}={value}" for name, value in values.items()))
 
 
 if __name__ == "__main__":

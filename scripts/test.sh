@@ -13,6 +13,17 @@ cargo clippy --release --all-targets -- -D warnings
 cargo test --release
 bash scripts/bench_signature.sh
 
+# The tuner's build (src/params.rs): at its defaults it searches exactly as the normal build, and
+# a parameter set on the command line changes the search.
+cargo clippy --release --all-targets --features tune --target-dir target/tune -- -D warnings
+cargo build --release --quiet --features tune --target-dir target/tune --bin arbor
+bench_nodes() { "$@" | sed -n 's/^Nodes searched: //p'; }
+default_nodes=$(bench_nodes target/release/arbor bench)
+[ "$(bench_nodes target/tune/release/arbor bench)" = "$default_nodes" ] ||
+    { echo "test.sh: the tune build at its defaults searches differently from the normal build" >&2; exit 1; }
+[ "$(bench_nodes target/tune/release/arbor bench --param rfp_margin=60)" != "$default_nodes" ] ||
+    { echo "test.sh: --param rfp_margin=60 left the tune build's search unchanged" >&2; exit 1; }
+
 # The client lives in a virtual environment of its own so the system Python stays untouched.
 venv=target/pygomo-venv
 if [ ! -x "$venv/bin/python" ]; then

@@ -6,6 +6,7 @@ pub mod amazons;
 pub mod engine;
 pub mod game;
 pub mod gomoku;
+pub mod params;
 pub mod protocol;
 pub mod score;
 pub mod search;

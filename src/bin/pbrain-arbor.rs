@@ -10,7 +10,7 @@ use arbor::engine::{DEFAULT_HASH_MB, Engine, default_threads};
 use arbor::protocol::{bounds, gomocup};
 
 const USAGE: &str = "\
-Usage: pbrain-arbor [--threads N] [--hash MB] [--max-depth N] [--threat-solver]
+Usage: pbrain-arbor [--threads N] [--hash MB] [--max-depth N] [--threat-solver] [--param NAME=VALUE]...
 
 Plays Gomoku as a Gomocup brain over stdin and stdout (piskvork protocol 2).
 
@@ -20,6 +20,7 @@ Options:
   --max-depth N   deepest search iteration (default: no limit; INFO max_depth overrides)
   --threat-solver call the threat solver (VCT) at the root: proven wins and refuted moves
                   (off by default: not yet worth its nodes in play; for analysis and A/B matches)
+  --param N=V     sets a tuning parameter (a build with --features tune; 'arbor params' lists them)
   --help          print this help
   --version       print the version";
 
@@ -48,6 +49,11 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options
             }
             Long("threat-solver") => {
                 options.threat_solver = true;
+                continue;
+            }
+            Long("param") => {
+                let assignment = parser.value()?.string()?;
+                arbor::params::assign(&assignment).map_err(|e| format!("--param {e}"))?;
                 continue;
             }
             Long(flag @ ("threads" | "hash" | "max-depth")) => format!("--{flag}"),

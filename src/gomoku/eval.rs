@@ -21,30 +21,34 @@ use std::sync::OnceLock;
 
 use super::pattern::{SHAPE_KINDS, Shape};
 use super::threat::{THREAT_KINDS, Threat};
+use crate::params::{self, Id};
 use crate::score::{MAX_EVAL, Score};
 
-/// Worth of a stone on a cell, per direction, by the shape it would make there: `[MOVER]` to the
-/// side to move, `[WAITER]` to the side waiting, as `scripts/fit_eval.py` prints them.
-#[rustfmt::skip]
-const SHAPE_VALUE: [[Score; SHAPE_KINDS]; 2] = [
-    [0, 1, 2, 9, 10, 50, 60, 118, 0, 354, 1062, 2124, 0, 1062],
-    [0, 0, 1, 7, 8, 50, 42, 73, 54, 292, 425, 849, 0, 425],
-];
+/// The evaluation's weights, from the tuner's parameter table ([`crate::params`], where
+/// `scripts/fit_eval.py`'s fits go), per role (`[MOVER]` the side to move, `[WAITER]` the side
+/// waiting): a stone's worth on a cell per direction by the shape it would make there, the extra
+/// worth of a cell where one stone makes a kill shape across several lines, and of one where it
+/// builds in two lines at once short of a kill shape ([`Combo`]: such cells become kill shapes
+/// one move later).
+struct Weights {
+    shape: [[Score; SHAPE_KINDS]; 2],
+    threat: [[Score; THREAT_KINDS]; 2],
+    combo: [[Score; COMBO_KINDS]; 2],
+}
 
-/// Extra worth of a cell where one stone makes a kill shape across several lines, per role.
-#[rustfmt::skip]
-const THREAT_BONUS: [[Score; THREAT_KINDS]; 2] = [
-    [0, 0, 43, 66, 128, 2242, 4484, 8968],
-    [0, 0, 45, 45, 38, 980, 470, 1960],
-];
-
-/// Extra worth of a cell where one stone builds in two lines at once short of a kill shape, per
-/// role, by [`Combo`]: such cells become kill shapes one move later.
-#[rustfmt::skip]
-const COMBO_BONUS: [[Score; COMBO_KINDS]; 2] = [
-    [0, 71, 85, 121, 337],
-    [0, 53, 62, 91, 270],
-];
+impl Weights {
+    fn from_params() -> Weights {
+        // A dead line, a forbidden or no threat and no combo are worth nothing by definition.
+        fn row<const N: usize>(worthless: usize, first: Id) -> [Score; N] {
+            std::array::from_fn(|k| if k < worthless { 0 } else { params::get_after(first, k - worthless) })
+        }
+        Weights {
+            shape: [row(1, Id::gomoku_shape_mover_sleeping_one), row(1, Id::gomoku_shape_waiter_sleeping_one)],
+            threat: [row(2, Id::gomoku_threat_mover_three), row(2, Id::gomoku_threat_waiter_three)],
+            combo: [row(1, Id::gomoku_combo_mover_two_twos), row(1, Id::gomoku_combo_waiter_two_twos)],
+        }
+    }
+}
 
 /// What one stone on a cell builds across its lines besides its [`Threat`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,7 +81,9 @@ impl Combo {
 }
 
 /// Worth of having the move, all else equal.
-const TEMPO: Score = 29;
+fn tempo() -> Score {
+    params::get(Id::gomoku_tempo)
+}
 
 /// Index of a role in [`CellValue`] and in the board's totals.
 pub const MOVER: usize = 0;
@@ -87,14 +93,14 @@ pub const WAITER: usize = 1;
 pub type CellValue = [i16; 2];
 
 /// Worth of an empty cell to one side in each role; nothing where that side may not play.
-fn cell_value(shapes: [Shape; 4], threat: Threat) -> CellValue {
+fn cell_value(weights: &Weights, shapes: [Shape; 4], threat: Threat) -> CellValue {
     if threat == Threat::Forbidden {
         return [0; 2];
     }
     std::array::from_fn(|role| {
-        let value = shapes.iter().map(|&s| SHAPE_VALUE[role][s as usize]).sum::<Score>()
-            + THREAT_BONUS[role][threat as usize]
-            + COMBO_BONUS[role][Combo::of(shapes, threat) as usize];
+        let value = shapes.iter().map(|&s| weights.shape[role][s as usize]).sum::<Score>()
+            + weights.threat[role][threat as usize]
+            + weights.combo[role][Combo::of(shapes, threat) as usize];
         value.clamp(0, VALUE_MAX) as i16
     })
 }
@@ -123,12 +129,13 @@ impl CellTable {
     }
 
     fn build(threat_of: fn([Shape; 4]) -> Threat) -> CellTable {
+        let weights = Weights::from_params();
         let entries = (0..SHAPE_KINDS.pow(4))
             .map(|index| {
                 let shapes: [Shape; 4] =
                     std::array::from_fn(|d| Shape::from_u8((index / SHAPE_KINDS.pow(d as u32) % SHAPE_KINDS) as u8));
                 let threat = threat_of(shapes);
-                let [mover, waiter] = cell_value(shapes, threat).map(|v| v as u32);
+                let [mover, waiter] = cell_value(&weights, shapes, threat).map(|v| v as u32);
                 waiter << 18 | mover << 4 | threat as u32
             })
             .collect();
@@ -145,7 +152,7 @@ impl CellTable {
 
 /// Evaluation from the side to move, from both sides' summed cell values per role.
 pub fn evaluate(own_totals: [Score; 2], opponent_totals: [Score; 2]) -> Score {
-    (own_totals[MOVER] - opponent_totals[WAITER] + TEMPO).clamp(-MAX_EVAL + 1, MAX_EVAL - 1)
+    (own_totals[MOVER] - opponent_totals[WAITER] + tempo()).clamp(-MAX_EVAL + 1, MAX_EVAL - 1)
 }
 
 /// Features of one side in [`features`]: shapes, threats, combos.
@@ -191,19 +198,21 @@ mod tests {
 
     #[test]
     fn stronger_shapes_are_worth_more() {
+        let w = Weights::from_params();
         let ladder = [SleepingOne, LiveOne, SleepingTwo, LiveTwo, JumpLiveThree, LiveThree, LiveFour, Five];
         for role in [MOVER, WAITER] {
             for pair in ladder.windows(2) {
-                assert!(SHAPE_VALUE[role][pair[0] as usize] < SHAPE_VALUE[role][pair[1] as usize], "{role} {pair:?}");
+                assert!(w.shape[role][pair[0] as usize] < w.shape[role][pair[1] as usize], "{role} {pair:?}");
             }
         }
-        let kill = cell_value([RushFour, LiveThree, Dead, Dead], Threat::FourThree);
-        let plain = cell_value([RushFour, Dead, Dead, Dead], Threat::Four);
+        let kill = cell_value(&w, [RushFour, LiveThree, Dead, Dead], Threat::FourThree);
+        let plain = cell_value(&w, [RushFour, Dead, Dead, Dead], Threat::Four);
         assert!(kill[MOVER] > plain[MOVER] + 200 && kill[WAITER] > plain[WAITER] + 200);
     }
 
     #[test]
     fn combos_name_what_two_lines_build_together() {
+        let w = Weights::from_params();
         let combo = |shapes: [Shape; 4]| Combo::of(shapes, Threat::from_shapes(shapes));
         assert_eq!(combo([LiveTwo, LiveTwo, Dead, SleepingTwo]), Combo::TwoTwos);
         assert_eq!(combo([LiveTwo, Dead, Dead, SleepingTwo]), Combo::None);
@@ -215,43 +224,45 @@ mod tests {
         // A kill shape is a threat, not a combo.
         assert_eq!(combo([RushFour, LiveThree, LiveTwo, Dead]), Combo::None);
         assert_eq!(combo([LiveThree, LiveThree, LiveTwo, Dead]), Combo::None);
-        let two_twos = Score::from(cell_value([LiveTwo, LiveTwo, Dead, Dead], Threat::None)[MOVER]);
-        assert_eq!(two_twos, 2 * SHAPE_VALUE[MOVER][LiveTwo as usize] + COMBO_BONUS[MOVER][Combo::TwoTwos as usize]);
+        let two_twos = Score::from(cell_value(&w, [LiveTwo, LiveTwo, Dead, Dead], Threat::None)[MOVER]);
+        assert_eq!(two_twos, 2 * w.shape[MOVER][LiveTwo as usize] + w.combo[MOVER][Combo::TwoTwos as usize]);
     }
 
     #[test]
     fn the_table_agrees_with_the_rules() {
+        let w = Weights::from_params();
         let shapes = [JumpFour, Dead, LiveThree, SleepingTwo];
         let threat = Threat::from_shapes(shapes);
-        assert_eq!(CellTable::get(false).lookup(shapes), (threat, cell_value(shapes, threat)));
+        assert_eq!(CellTable::get(false).lookup(shapes), (threat, cell_value(&w, shapes, threat)));
         assert_eq!(CellTable::get(false).lookup([Dead; 4]), (Threat::None, [0; 2]));
         assert_eq!(CellTable::get(true).lookup([DoubleFour, LiveThree, Dead, Dead]), (Threat::Forbidden, [0; 2]));
     }
 
     #[test]
     fn the_evaluation_weighs_each_side_in_its_role() {
-        assert_eq!(evaluate([0; 2], [0; 2]), TEMPO);
-        assert_eq!(evaluate([300, 100], [50, 20]), 300 - 20 + TEMPO);
+        assert_eq!(evaluate([0; 2], [0; 2]), tempo());
+        assert_eq!(evaluate([300, 100], [50, 20]), 300 - 20 + tempo());
         assert!(evaluate([i32::MAX / 8; 2], [0; 2]) < MAX_EVAL);
     }
 
     #[test]
     fn the_evaluation_is_the_features_times_the_weights() {
+        let w = Weights::from_params();
         use crate::gomoku::Rule;
         use crate::gomoku::notation::board_from_notation;
         for moves in ["h8i9", "h8i9h9h10g8f7i7", "h8h9i9g7j10k11i10i8j8k7", "f8c10g11c12f14g9f9h12b7"] {
             let board = board_from_notation(15, Rule::Freestyle, moves).unwrap();
             let f = features(&board).expect("undecided");
             let side = |offset: usize, role: usize| -> Score {
-                let shapes: Score = (0..SHAPE_KINDS).map(|s| f[offset + s] as Score * SHAPE_VALUE[role][s]).sum();
+                let shapes: Score = (0..SHAPE_KINDS).map(|s| f[offset + s] as Score * w.shape[role][s]).sum();
                 let threats: Score =
-                    (0..THREAT_KINDS).map(|t| f[offset + SHAPE_KINDS + t] as Score * THREAT_BONUS[role][t]).sum();
+                    (0..THREAT_KINDS).map(|t| f[offset + SHAPE_KINDS + t] as Score * w.threat[role][t]).sum();
                 let combos: Score = (0..COMBO_KINDS)
-                    .map(|c| f[offset + SHAPE_KINDS + THREAT_KINDS + c] as Score * COMBO_BONUS[role][c])
+                    .map(|c| f[offset + SHAPE_KINDS + THREAT_KINDS + c] as Score * w.combo[role][c])
                     .sum();
                 shapes + threats + combos
             };
-            let linear = side(0, MOVER) - side(FEATURES_PER_SIDE, WAITER) + TEMPO;
+            let linear = side(0, MOVER) - side(FEATURES_PER_SIDE, WAITER) + tempo();
             assert_eq!(board.evaluate(), linear, "{moves}");
         }
     }

@@ -21,6 +21,7 @@ pub use types::{BoardError, Color, MAX_SIZE, MIN_SIZE, Move, MoveError, Rule};
 pub use vct::Proof;
 
 use crate::game::{self, Game, Outcome, Playable, Verdict, grid_diagram};
+use crate::params::{self, Id};
 use crate::score::Score;
 use threat::Threat;
 
@@ -34,10 +35,12 @@ pub fn build_tables() {
     eval::CellTable::get(true);
 }
 
-/// Plies past the horizon in which any four is tried; later, only fours that also build. The
-/// attacker's first two fours stay free, as a VCF often starts with lone fours that set up the
-/// shape.
-const PLAIN_FOUR_PLIES: u32 = 4;
+/// Plies past the horizon in which any four is tried (the `gomoku_plain_four_plies` parameter);
+/// later, only fours that also build. The attacker's first two fours stay free, as a VCF often
+/// starts with lone fours that set up the shape.
+fn plain_four_plies() -> u32 {
+    params::get(Id::gomoku_plain_four_plies) as u32
+}
 
 impl Game for Board {
     type Move = Move;
@@ -146,13 +149,13 @@ impl Game for Board {
     }
 
     /// Fours that follow up the stone played two plies ago (the mover's last, unless a pass came
-    /// between); from [`PLAIN_FOUR_PLIES`] past the horizon on, only fours that also build.
+    /// between); from [`plain_four_plies`] past the horizon on, only fours that also build.
     /// Renju keeps fours anywhere: there a white four far from the fight wins outright when
     /// black's block is forbidden.
     fn generate_forcing(&self, out: &mut Vec<Move>, plies_beyond: u32) {
         let history = self.history();
         let anchor = history.len().checked_sub(2).map(|i| history[i]).filter(|_| self.rule() != Rule::Renju);
-        self.generate_fours(out, plies_beyond >= PLAIN_FOUR_PLIES, anchor);
+        self.generate_fours(out, plies_beyond >= plain_four_plies(), anchor);
     }
 
     /// The mover's own threes and fours, which the opponent must answer. A move that only

@@ -10,12 +10,19 @@
 
 use super::board::Board;
 use super::pattern::Shape;
-use super::threat::{THREAT_KINDS, Threat};
+use super::threat::Threat;
 use super::types::{Color, DIRECTIONS, Move, REACH, Rule};
+use crate::params::{self, Id};
 
-/// Ordering bonus by the threat a move makes for the mover; blocking the same threat of the
-/// opponent earns half.
-const THREAT_ORDER: [i32; THREAT_KINDS] = [0, 0, 400, 600, 1_500, 3_000, 8_000, 20_000];
+/// Ordering bonus by the threat a move makes for the mover (the `gomoku_order_` parameters);
+/// blocking the same threat of the opponent earns half.
+#[inline]
+fn threat_order(threat: Threat) -> i32 {
+    match threat {
+        Threat::Forbidden | Threat::None => 0,
+        _ => params::get_after(Id::gomoku_order_three, threat as usize - Threat::Three as usize),
+    }
+}
 
 impl Board {
     /// Fills `out` with the moves worth searching for the side to move. Renju black's
@@ -233,8 +240,8 @@ impl Board {
     pub(crate) fn move_order_score(&self, mv: Move) -> i32 {
         let me = self.side_to_move();
         let opp = me.opponent();
-        THREAT_ORDER[self.threat(mv, me) as usize]
-            + THREAT_ORDER[self.threat(mv, opp) as usize] / 2
+        threat_order(self.threat(mv, me))
+            + threat_order(self.threat(mv, opp)) / 2
             + self.value(mv, me)
             + self.value(mv, opp) / 2
     }

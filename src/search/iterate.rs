@@ -8,16 +8,11 @@ use std::time::Duration;
 use super::solver::{PROOF_SHARE, ROOT_THREAT_NODES};
 use super::{MAX_PLY, RootLine, SearchEvent, SearchInfo, SearchResult, Worker, outcome_score};
 use crate::game::Game;
+use crate::params::{self, Id};
 use crate::score::{self, INFINITY, Score, loss_in, win_in};
 
 /// Nodes the game's quick solver ([`Game::prove_win`]) may spend at the root before the search.
 const ROOT_PROOF_NODES: u32 = 5_000;
-/// From this depth an iteration that ranks one line searches a window around the last score
-/// first, `ASPIRATION_DELTA` either side, widened by half again after each failure. When the
-/// best move collapses, proving by how much is far cheaper inside a window than with a full
-/// one: a full window makes the search prove the exact mate, and no pruning works near mates.
-const ASPIRATION_MIN_DEPTH: u32 = 5;
-const ASPIRATION_DELTA: Score = 100;
 
 impl<G: Game> Worker<'_, G> {
     pub(super) fn iterate(&mut self) -> SearchResult<G::Move> {
@@ -83,8 +78,10 @@ impl<G: Game> Worker<'_, G> {
             self.seldepth = 0;
             self.partial = None;
             let iteration_from = self.nodes;
-            let center = (depth >= ASPIRATION_MIN_DEPTH && result.depth > 0 && !score::is_mate(result.score))
-                .then_some(result.score);
+            let center = (depth >= params::get(Id::aspiration_min_depth) as u32
+                && result.depth > 0
+                && !score::is_mate(result.score))
+            .then_some(result.score);
             let Some(lines) = self.rank_root(depth, wanted_lines, &result.lines, center) else {
                 if let (1, Some(line)) = (wanted_lines, self.partial.take()) {
                     result.best_move = line.pv.first().copied().or(result.best_move);
@@ -183,10 +180,13 @@ impl<G: Game> Worker<'_, G> {
     }
 
     /// The root's exact score at `depth`, searched in a window around `center` that widens
-    /// towards each failure until the score falls inside it. A bound past the mates opens to
-    /// infinity on that side.
+    /// towards each failure until the score falls inside it: `aspiration_delta` (a parameter)
+    /// either side, widened by half again after each failure. A bound past the mates opens to
+    /// infinity on that side. Iterations that rank one line use it from `aspiration_min_depth`:
+    /// when the best move collapses, proving by how much is far cheaper inside a window than
+    /// with a full one, which makes the search prove the exact mate, where no pruning works.
     fn aspiration(&mut self, depth: u32, center: Score) -> Option<Score> {
-        let mut delta = ASPIRATION_DELTA;
+        let mut delta: Score = params::get(Id::aspiration_delta);
         let mut alpha = center - delta;
         let mut beta = center + delta;
         loop {

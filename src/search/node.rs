@@ -6,44 +6,31 @@ use std::sync::LazyLock;
 use super::tt::Bound;
 use super::{MAX_PLY, RootLine, SearchEvent, Worker, outcome_score};
 use crate::game::Game;
+use crate::params::{self, Id};
 use crate::score::{self, DRAW, INFINITY, Score, from_tt, loss_in, to_tt, win_in};
 
 /// Move indices past this share the last reduction entry.
 const MAX_MOVES: usize = 64;
-/// Replies to threats searched beyond the horizon before trusting the static evaluation.
-const MAX_THREAT_EXTENSION: u32 = 16;
-/// Plies beyond the horizon, forcing moves and their replies together, in which the side to
-/// move may still try a forcing move instead of standing on the evaluation.
-const MAX_FORCING_PLIES: u32 = 12;
-/// Late-move reductions start at this move index and depth; they grow with the product of the
-/// logarithms of both.
-const LMR_MIN_INDEX: usize = 3;
-const LMR_MIN_DEPTH: u32 = 3;
-/// Away from the principal variation, quiet moves past `LMP_BASE + depth^LMP_EXPONENT` are not
-/// searched, nor past half as many when the side to move is not improving (its static evaluation
-/// no higher than two plies before): the ordering puts the few moves that matter first.
-const LMP_BASE: usize = 4;
-const LMP_EXPONENT: f64 = 1.32;
-/// Reverse futility: at a quiet non-PV node, a static evaluation this far above beta per ply
-/// left is trusted to hold.
-const RFP_MARGIN: Score = 120;
-/// Razoring: a quiet non-PV node this close to the horizon, with a static evaluation this far
-/// below alpha per ply left, only asks the quiescence search whether a forcing line saves it.
-const RAZOR_MAX_DEPTH: u32 = 2;
-const RAZOR_MARGIN: Score = 200;
-/// Null-move pruning: from this depth, a quiet node whose evaluation reaches beta is searched
-/// with the move passed, `NMP_BASE + depth / NMP_DIVISOR` plies shallower; if even that holds
-/// beta, the node does.
-const NMP_MIN_DEPTH: u32 = 3;
-const NMP_BASE: u32 = 3;
-const NMP_DIVISOR: u32 = 4;
+
+// The pruning and reduction constants are the tuner's parameters (crate::params): late-move
+// reductions from `lmr_min_index` and `lmr_min_depth`, growing with the product of the
+// logarithms of depth and index (scaled by `lmr_scale_pct`); late-move pruning of quiet moves
+// past `lmp_base + depth^lmp_exponent` away from the PV, past half as many when the side to move
+// is not improving (its static evaluation no higher than two plies before); reverse futility at
+// quiet non-PV nodes whose evaluation is `rfp_margin` per ply left above beta; razoring, within
+// `razor_max_depth` of the horizon, of nodes `razor_margin` per ply below alpha, which only ask
+// the quiescence search whether a forcing line saves them; null-move pruning from
+// `nmp_min_depth`, `nmp_base + depth / nmp_divisor` plies shallower; `max_threat_extension`
+// replies to threats beyond the horizon before the static evaluation is trusted, and
+// `max_forcing_plies` beyond it in which the side to move may still try a forcing move.
 
 /// Late-move reduction by depth and move index, computed once for every search.
 static REDUCTIONS: LazyLock<Vec<[u32; MAX_MOVES]>> = LazyLock::new(|| {
+    let scale = f64::from(params::get(Id::lmr_scale_pct)) / 100.0;
     (0..=MAX_PLY)
         .map(|depth| {
             std::array::from_fn(|index| {
-                let r = (depth.max(1) as f64).ln() * (index.max(1) as f64).ln();
+                let r = (depth.max(1) as f64).ln() * (index.max(1) as f64).ln() * scale;
                 r as u32
             })
         })
@@ -51,8 +38,10 @@ static REDUCTIONS: LazyLock<Vec<[u32; MAX_MOVES]>> = LazyLock::new(|| {
 });
 
 /// Late-move pruning's move count by depth.
-static LMP_LIMITS: LazyLock<Vec<usize>> =
-    LazyLock::new(|| (0..=MAX_PLY).map(|depth| LMP_BASE + (depth as f64).powf(LMP_EXPONENT) as usize).collect());
+static LMP_LIMITS: LazyLock<Vec<usize>> = LazyLock::new(|| {
+    let (base, exponent) = (params::get(Id::lmp_base) as usize, f64::from(params::get(Id::lmp_exponent_pct)) / 100.0);
+    (0..=MAX_PLY).map(|depth| base + (depth as f64).powf(exponent) as usize).collect()
+});
 
 impl<G: Game> Worker<'_, G> {
     /// Fail-soft negamax with principal-variation search. `None` means the search was stopped
@@ -174,7 +163,10 @@ impl<G: Game> Worker<'_, G> {
             let score = if index == 0 {
                 self.negamax(next_depth, -beta, -alpha, ply + 1, pv_node).map(|s| -s)
             } else {
-                let reduction = if index >= LMR_MIN_INDEX && depth >= LMR_MIN_DEPTH && !tactical {
+                let reduction = if index >= params::get(Id::lmr_min_index) as usize
+                    && depth >= params::get(Id::lmr_min_depth) as u32
+                    && !tactical
+                {
                     REDUCTIONS[(depth as usize).min(MAX_PLY)][index.min(MAX_MOVES - 1)]
                         .saturating_sub(u32::from(pv_node))
                         .min(next_depth - 1)
@@ -241,17 +233,24 @@ impl<G: Game> Worker<'_, G> {
     /// (null move). `Some(Some(score))` ends the node with that value; `None` means the search
     /// was stopped.
     fn prune_quiet(&mut self, eval: Score, depth: u32, alpha: Score, beta: Score, ply: u32) -> Option<Option<Score>> {
-        if eval - RFP_MARGIN * depth as Score >= beta {
+        if eval - params::get(Id::rfp_margin) * depth as Score >= beta {
             return Some(Some(eval));
         }
-        if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth as Score <= alpha {
+        if depth <= params::get(Id::razor_max_depth) as u32
+            && eval + params::get(Id::razor_margin) * depth as Score <= alpha
+        {
             return self.horizon(alpha, beta, ply, 0).map(Some);
         }
         let ply_index = ply as usize;
-        if depth < NMP_MIN_DEPTH || eval < beta || self.after_pass[ply_index] || ply_index + 1 >= MAX_PLY {
+        if depth < params::get(Id::nmp_min_depth) as u32
+            || eval < beta
+            || self.after_pass[ply_index]
+            || ply_index + 1 >= MAX_PLY
+        {
             return Some(None);
         }
-        let reduced = depth.saturating_sub(1 + NMP_BASE + depth / NMP_DIVISOR);
+        let reduced =
+            depth.saturating_sub(1 + params::get(Id::nmp_base) as u32 + depth / params::get(Id::nmp_divisor) as u32);
         self.pos.make_null_move();
         self.after_pass[ply_index + 1] = true;
         let score = self.negamax(reduced, -beta, -beta + 1, ply + 1, false).map(|s| -s);
@@ -276,14 +275,14 @@ impl<G: Game> Worker<'_, G> {
             return Some(outcome_score(outcome, ply));
         }
         let threatened = self.pos.is_threatened();
-        if ply as usize + 1 >= MAX_PLY || (threatened && extension >= MAX_THREAT_EXTENSION) {
+        if ply as usize + 1 >= MAX_PLY || (threatened && extension >= params::get(Id::max_threat_extension) as u32) {
             return Some(self.pos.evaluate());
         }
         let mut best = -INFINITY;
         let mut alpha = alpha;
         if !threatened {
             best = self.pos.evaluate();
-            if best >= beta || extension >= MAX_FORCING_PLIES {
+            if best >= beta || extension >= params::get(Id::max_forcing_plies) as u32 {
                 return Some(best);
             }
             alpha = alpha.max(best);

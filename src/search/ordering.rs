@@ -3,11 +3,10 @@
 
 use super::Worker;
 use crate::game::Game;
+use crate::params::{self, Id};
 
 /// History scores saturate at this magnitude (the "gravity" update keeps them inside).
 const HISTORY_MAX: i32 = 8_192;
-/// Ordering bonus of a killer move over its static score.
-const KILLER_BONUS: i32 = 4_000;
 
 impl<G: Game> Worker<'_, G> {
     /// Sorts `moves` best first. With a width limit only the first `keep` are kept: they are
@@ -27,7 +26,7 @@ impl<G: Game> Worker<'_, G> {
             if Some(mv) == tt_move {
                 return i64::MIN;
             }
-            let killer = if killers.contains(&Some(mv)) { KILLER_BONUS } else { 0 };
+            let killer = if killers.contains(&Some(mv)) { params::get(Id::killer_bonus) } else { 0 };
             -i64::from(score + self.history[G::history_index(mv)] / 4 + killer)
         };
         keyed.clear();

@@ -19,7 +19,7 @@ use lexopt::prelude::*;
 use crate::transcript::LineEnding;
 
 /// Each subcommand's usage, as `arbor SUBCOMMAND --help` prints it.
-pub const HELP: [(&str, &str); 9] = [
+pub const HELP: [(&str, &str); 10] = [
     (
         "gtp",
         "  arbor gtp --game amazons|tictactoe [--size N] [--k K] [--threads N] [--hash MB]
@@ -38,9 +38,10 @@ pub const HELP: [(&str, &str); 9] = [
     ),
     (
         "bench",
-        "  arbor bench [--game gomoku] [DEPTH] [THREADS]
+        "  arbor bench [--game gomoku] [--param NAME=VALUE]... [DEPTH] [THREADS]
       Searches fixed Gomoku positions to DEPTH (default 8) on THREADS (default 1) with a cleared
-      hash each time; the one-thread node count is the search's signature.
+      hash each time; the one-thread node count is the search's signature. --param sets a tuning
+      parameter (a build with --features tune; see arbor params).
   arbor bench --game tictactoe
       Solves the empty 3x3, 4x4 (3 in a row) and 4x4 (4 in a row) boards exactly.
   arbor bench --game amazons [DEPTH] [THREADS]
@@ -82,6 +83,12 @@ pub const HELP: [(&str, &str); 9] = [
       found, at most that of the shortest win); 'white no threat win (M nodes)' when every
       threat sequence to 48 plies fails (a quiet first move may still win); 'white no proof
       within N nodes (M used)'; or 'error line K: REASON' for a line not a position in play.",
+    ),
+    (
+        "params",
+        "  arbor params
+      Lists the tuner's parameters, one a line: NAME DEFAULT MIN MAX STEP (STEP: SPSA's first
+      perturbation). A build with --features tune takes --param NAME=VALUE (pbrain-arbor, bench).",
     ),
     (
         "replay",
@@ -224,6 +231,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Request, Error>
         "selfplay" => selfplay(&mut parser),
         "forbidden" | "features" => size_only(&mut parser, subcommand),
         "prove" => prove(&mut parser),
+        "params" => params(&mut parser),
         _ => replay(&mut parser),
     };
     request.map_err(|e| error(Some(subcommand), e))
@@ -379,6 +387,7 @@ fn bench(parser: &mut Parser) -> Result<Request, lexopt::Error> {
                     _ => return Err(format!("--game: {name:?} is not gomoku, tictactoe or amazons").into()),
                 };
             }
+            Long("param") => arbor::params::assign(&parser.value()?.string()?).map_err(|e| format!("--param {e}"))?,
             Value(number) if numbers.len() < 2 => {
                 let text = number.string()?;
                 let name = ["DEPTH", "THREADS"][numbers.len()];
@@ -507,6 +516,21 @@ fn prove(parser: &mut Parser) -> Result<Request, lexopt::Error> {
     Ok(Request::Prove { size, rule: rule_given, nodes })
 }
 
+/// `params`: the table, as text.
+fn params(parser: &mut Parser) -> Result<Request, lexopt::Error> {
+    match parser.next()? {
+        Some(Long("help") | Short('h')) => print_help("params"),
+        Some(other) => Err(other.unexpected()),
+        None => Ok(Request::Print(
+            arbor::params::TABLE
+                .iter()
+                .map(|p| format!("{} {} {} {} {}", p.name, p.default, p.min, p.max, p.step))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )),
+    }
+}
+
 /// `[--crlf] --engine CMD [ARG...] -- FILE...`: the engine's arguments are taken as they are,
 /// flags included, up to `--`.
 fn replay(parser: &mut Parser) -> Result<Request, lexopt::Error> {
@@ -583,6 +607,8 @@ mod tests {
             "features",
             "prove --size 20 --rule renju --nodes 5000",
             "replay --engine pbrain-x --threads 1 -- a.txt b.txt",
+            "bench --param rfp_margin=120 10",
+            "params",
             "replay --crlf --engine wine pbrain-x.exe -- a.txt",
         ] {
             assert!(parse_line(line).is_ok(), "{line}: {:?}", parse_line(line).err());
