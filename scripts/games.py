@@ -31,6 +31,7 @@ Usage:
       --pairs 200 --out target/games/run.jsonl [--workers 2 | --scheduler tcp://HOST:8786]
 """
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -46,7 +47,7 @@ import referee  # noqa: E402
 from elo import format_elo  # noqa: E402
 
 
-def blob(path):
+def program(path):
     """An executable as (content hash, bytes), the form in which it travels to workers."""
     data = Path(path).read_bytes()
     return hashlib.sha256(data).hexdigest(), data
@@ -65,28 +66,76 @@ def materialise(digest, data):
     return str(path)
 
 
-def play_pair(task, engines, cli):
-    """One task: the game pair of `task` between `engines` ({name, blob, args}), refereed by
-    c-gomoku-cli (`cli`: its blob) or, when `cli` is None, by pygomo-lib."""
-    # Each engine runs from a script beside its executable when it has arguments, since the
-    # referees take one program path.
-    local = []
-    for engine in engines:
-        path = materialise(*engine["blob"])
-        if engine["args"]:
-            wrapper = Path(path + "-" + hashlib.sha256(json.dumps(engine["args"]).encode()).hexdigest()[:16])
-            if not wrapper.exists():
+def play_pair(task, programs):
+    """One task: the game pair of `task` ({pair, opening, size, rule, limits, cli, engines: two
+    {name, program, args}}), with `programs` ({content hash: bytes}) holding the engines'
+    executables and c-gomoku-cli's (`cli`: its hash, or None for pygomo-lib as referee)."""
+    with tempfile.TemporaryDirectory(prefix="arbor-pair-") as folder:
+        # An engine with arguments runs from a script, since the referees take one program path.
+        local = []
+        for number, engine in enumerate(task["engines"]):
+            path = materialise(engine["program"], programs[engine["program"]])
+            if engine["args"]:
+                wrapper = Path(folder) / f"engine{number}"
                 quoted = " ".join("'" + arg.replace("'", "'\\''") + "'" for arg in engine["args"])
                 wrapper.write_text(f"#!/bin/sh\nexec '{path}' {quoted} \"$@\"\n")
                 wrapper.chmod(0o755)
-            path = str(wrapper)
-        local.append({"name": engine["name"], "path": path})
-    arguments = (local, task["opening"], task["size"], task["rule"], task["limits"])
-    if cli is None:
-        games = referee.pair_with_pygomo(*arguments)
-    else:
-        games = referee.pair_with_cli(materialise(*cli), *arguments)
+                path = str(wrapper)
+            local.append({"name": engine["name"], "path": path})
+        arguments = (local, task["opening"], task["size"], task["rule"], task["limits"])
+        if task["cli"] is None:
+            games = referee.pair_with_pygomo(*arguments)
+        else:
+            games = referee.pair_with_cli(materialise(task["cli"], programs[task["cli"]]), *arguments)
     return {"pair": task["pair"], "opening": task["opening"], "games": games}
+
+
+def add_runner_arguments(ap):
+    """The options of where and how games are played, shared with scripts/spsa.py."""
+    ap.add_argument("--referee", choices=["c-gomoku-cli", "pygomo"], help="default: c-gomoku-cli if found")
+    ap.add_argument("--cli", help="c-gomoku-cli's path; default $C_GOMOKU_CLI or PATH")
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=os.cpu_count(), help="local cluster size")
+    where.add_argument("--scheduler", help="address of a running Dask scheduler")
+    where.add_argument("--scheduler-file", help="a running Dask scheduler's file")
+    where.add_argument("--direct", action="store_true", help="play here, one pair after another")
+
+
+def referee_program(ap, args):
+    """c-gomoku-cli as a program, or None when pygomo-lib referees."""
+    path = args.cli or os.environ.get("C_GOMOKU_CLI") or shutil.which("c-gomoku-cli")
+    if args.referee == "pygomo" or (args.referee is None and not path):
+        return None
+    if not path:
+        ap.error("c-gomoku-cli not found: give --cli, set C_GOMOKU_CLI, or use --referee pygomo")
+    return program(path)
+
+
+@contextlib.contextmanager
+def runner(args, programs):
+    """Yields play(tasks, on_result), which plays the tasks here (--direct) or on the Dask
+    cluster the arguments name and calls on_result with each pair as it ends."""
+    if args.direct:
+        yield lambda tasks, on_result: [on_result(play_pair(task, programs)) for task in tasks]
+        return
+    from dask.distributed import Client, LocalCluster, as_completed
+
+    if args.scheduler or args.scheduler_file:
+        client = Client(args.scheduler, scheduler_file=args.scheduler_file)
+    else:
+        client = Client(LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                                     host="127.0.0.1", dashboard_address=None))
+    with client:
+        # Workers import each file as it arrives, so a module comes after those it imports.
+        for module in ("elo.py", "match_report.py", "referee.py", "games.py"):
+            client.upload_file(str(HERE / module))
+        shared = client.scatter(programs, broadcast=True, hash=False)
+
+        def play(tasks, on_result):
+            for future in as_completed(client.map(play_pair, tasks, programs=shared, pure=False)):
+                on_result(future.result())
+
+        yield play
 
 
 def read_done(out):
@@ -118,18 +167,6 @@ def summary(records, name):
             f" pairs scoring 0/0.5/1/1.5/2: {'/'.join(map(str, pentanomial))}")
 
 
-def make_client(args):
-    from dask.distributed import Client, LocalCluster
-
-    if args.scheduler:
-        return Client(args.scheduler)
-    if args.scheduler_file:
-        return Client(scheduler_file=args.scheduler_file)
-    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                           dashboard_address=None)
-    return Client(cluster)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--engine1", required=True, help="Gomocup engine; the score is its")
@@ -146,36 +183,26 @@ def main():
     limit = ap.add_mutually_exclusive_group(required=True)
     limit.add_argument("--nodes", type=int, help="nodes per move (INFO max_node)")
     limit.add_argument("--turn-ms", type=int, help="milliseconds per move (INFO timeout_turn)")
-    ap.add_argument("--referee", choices=["c-gomoku-cli", "pygomo"], help="default: c-gomoku-cli if found")
-    ap.add_argument("--cli", help="c-gomoku-cli's path; default $C_GOMOKU_CLI or PATH")
-    where = ap.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=int, default=os.cpu_count(), help="local cluster size")
-    where.add_argument("--scheduler", help="address of a running Dask scheduler")
-    where.add_argument("--scheduler-file", help="a running Dask scheduler's file")
-    where.add_argument("--direct", action="store_true", help="play here, one pair after another")
+    add_runner_arguments(ap)
     ap.add_argument("--out", required=True, help="results, one JSON line a pair (resumed if present)")
     args = ap.parse_args()
 
-    cli_path = args.cli or os.environ.get("C_GOMOKU_CLI") or shutil.which("c-gomoku-cli")
-    use_cli = args.referee == "c-gomoku-cli" or (args.referee is None and cli_path)
-    if use_cli and not cli_path:
-        ap.error("c-gomoku-cli not found: give --cli, set C_GOMOKU_CLI, or use --referee pygomo")
+    cli = referee_program(ap, args)
     openings = [line.split("#", 1)[0].strip() for line in Path(args.openings).read_text().splitlines()]
     openings = [line for line in openings if line]
     pairs = args.pairs or len(openings)
     limits = {"nodes": args.nodes} if args.nodes else {"turn_ms": args.turn_ms}
-    tasks = [{"pair": k, "opening": openings[k % len(openings)], "size": args.size, "rule": args.rule,
-              "limits": limits} for k in range(pairs)]
-    for task in tasks:
-        referee.parse_opening(task["opening"], args.size)
-
     names = [args.name1 or Path(args.engine1).name.removeprefix("pbrain-"),
              args.name2 or Path(args.engine2).name.removeprefix("pbrain-")]
     if names[0] == names[1]:
         names = [names[0] + "1", names[1] + "2"]
-    engines = [{"name": name, "blob": blob(path), "args": extra.split()}
+    programs = dict([program(args.engine1), program(args.engine2)] + ([cli] if cli else []))
+    engines = [{"name": name, "program": program(path)[0], "args": extra.split()}
                for name, path, extra in zip(names, (args.engine1, args.engine2), (args.args1, args.args2))]
-    cli = blob(cli_path) if use_cli else None
+    tasks = [{"pair": k, "opening": openings[k % len(openings)], "size": args.size, "rule": args.rule,
+              "limits": limits, "cli": cli and cli[0], "engines": engines} for k in range(pairs)]
+    for task in tasks:
+        referee.parse_opening(task["opening"], args.size)
 
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -183,26 +210,13 @@ def main():
     todo = [task for task in tasks if task["pair"] not in done]
     print(f"games.py: {names[0]} vs {names[1]}, {args.rule} {args.size}, {limits}, {pairs} pairs"
           f" ({len(done)} already in {out}), referee {'c-gomoku-cli' if cli else 'pygomo'}", flush=True)
-    with out.open("a") as sink:
+    with out.open("a") as sink, runner(args, programs) as play:
         def record(result):
             sink.write(json.dumps(result) + "\n")
             sink.flush()
             done[result["pair"]] = result
 
-        if args.direct:
-            for task in todo:
-                record(play_pair(task, engines, cli))
-        elif todo:
-            from dask.distributed import as_completed
-
-            with make_client(args) as client:
-                # Workers import each file as it arrives, so a module comes after those it imports.
-                for module in ("elo.py", "match_report.py", "referee.py"):
-                    client.upload_file(str(HERE / module))
-                shared = client.scatter([engines, cli], broadcast=True)
-                futures = client.map(play_pair, todo, engines=shared[0], cli=shared[1], pure=False)
-                for future in as_completed(futures):
-                    record(future.result())
+        play(todo, record)
     print(summary([done[task["pair"]] for task in tasks], names[0]))
 
 

@@ -3,7 +3,7 @@
 # lints; Rust unit tests, protocol transcripts and the protocol fuzz through `cargo test`; the
 # bench signature; then a real third-party Gomocup client (pygomo-lib, from PyPI) plays whole
 # games against the release brain; the game runner (scripts/games.py) plays the same games
-# through a Dask cluster as directly; last, the Windows executables are cross-built and checked
+# through a Dask cluster as directly, and the SPSA tuner (scripts/spsa.py) resumes exactly; last, the Windows executables are cross-built and checked
 # under Wine (scripts/test-windows.sh). Run from anywhere: bash scripts/test.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -16,7 +16,7 @@ bash scripts/bench_signature.sh
 # The tuner's build (src/params.rs): at its defaults it searches exactly as the normal build, and
 # a parameter set on the command line changes the search.
 cargo clippy --release --all-targets --features tune --target-dir target/tune -- -D warnings
-cargo build --release --quiet --features tune --target-dir target/tune --bin arbor
+cargo build --release --quiet --features tune --target-dir target/tune --bins
 bench_nodes() { "$@" | sed -n 's/^Nodes searched: //p'; }
 default_nodes=$(bench_nodes target/release/arbor bench)
 [ "$(bench_nodes target/tune/release/arbor bench)" = "$default_nodes" ] ||
@@ -40,5 +40,7 @@ if [ ! -x "$runner/bin/python" ]; then
 fi
 "$runner/bin/python" -m pip install --quiet --disable-pip-version-check -r scripts/runner-requirements.txt
 "$runner/bin/python" tests/games_cluster.py target/release/pbrain-arbor
+# The SPSA tuner on it (with the tune build): resumes exactly, steps as its history says.
+"$runner/bin/python" tests/spsa_run.py
 
 bash scripts/test-windows.sh

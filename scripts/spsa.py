@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Tunes Arbor's parameters (src/params.rs) together by SPSA, as fishtest does, on the game runner.
+
+Every parameter moves at once. Iteration k draws a sign Δ_i = ±1 for each parameter and plays
+one game pair (an opening from --openings, colours swapped) between the engine at θ + c_k·Δ and
+the engine at θ - c_k·Δ; with R the wins minus the losses of the first, θ_i += a_k,i / c_k,i ·
+R · Δ_i. The gains are fishtest's: c_k,i = c_i / k^γ and a_k,i = a_i / (A + k)^α with
+γ = 0.101, α = 0.602, A = N / 10, c_i = step_i · N^γ and a_i = r_end · step_i² · (A + N)^α,
+so that after N iterations the perturbation is each parameter's step and the learning rate
+r_end (--r-end, fishtest's default 0.002).
+
+The engine is a build with the tune feature (`cargo build --release --features tune
+--target-dir target/tune`): its pbrain-arbor plays, each side with its own `--param NAME=VALUE`
+(values rounded to integers, kept inside their ranges), and its `arbor params` gives the table.
+--tune REGEX picks the parameters to move (the rest keep their defaults).
+
+Iterations run in batches of --batch from one θ, so the workers (scripts/games.py's options:
+a local cluster, --scheduler, --direct) stay busy. After each batch the run writes its state
+(--state: the settings, k and θ) and appends one line to --history (k, θ, and each iteration's
+opening, signs and R), so a run stopped anywhere resumes from its last batch when started again
+with the same --state. At the end it prints θ as NAME=VALUE lines, the tuned values.
+
+Usage:
+  target/runner-venv/bin/python scripts/spsa.py --state target/spsa/run1.json --iterations 20000 \\
+      --nodes 100000 --tune '^(lmr|lmp|rfp|razor|nmp)_' [--workers 2 | --scheduler tcp://HOST:8786]
+"""
+import argparse
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+sys.dont_write_bytecode = True                   # no __pycache__ in the repository
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import games  # noqa: E402
+import referee  # noqa: E402
+
+ALPHA, GAMMA = 0.602, 0.101
+
+
+def read_table(arbor):
+    """The parameter table of the tune build's `arbor params`: {name: (default, min, max, step)}."""
+    lines = subprocess.run([arbor, "params"], capture_output=True, text=True, check=True).stdout.splitlines()
+    return {name: (int(default), int(low), int(high), float(step))
+            for name, default, low, high, step in (line.split() for line in lines)}
+
+
+def gains(config, k):
+    """{name: (a_k, c_k)} at iteration k (from 1)."""
+    n = config["iterations"]
+    big_a = n / 10
+    out = {}
+    for name, (_, _, _, step) in config["params"].items():
+        c = step * n ** GAMMA
+        a = config["r_end"] * step ** 2 * (big_a + n) ** ALPHA
+        out[name] = (a / (big_a + k) ** ALPHA, c / k ** GAMMA)
+    return out
+
+
+def side(config, theta, ck, signs, sign):
+    """The --param arguments of θ + sign·c_k·Δ, rounded and kept in range."""
+    args = []
+    for (name, (_, low, high, _)), delta in zip(config["params"].items(), signs):
+        value = min(max(round(theta[name] + sign * ck[name][1] * delta), low), high)
+        args += ["--param", f"{name}={value}"]
+    return args
+
+
+def plus_result(record):
+    """Wins minus losses of the θ+ engine over the pair."""
+    total = 0
+    for game in record["games"]:
+        won = {"1-0": game["black"], "0-1": game["white"]}.get(game["result"])
+        total += (won == "plus") - (won == "minus")
+    return total
+
+
+def step(config, theta, k, signs, result):
+    """θ after iteration k's result, each parameter kept in its range."""
+    ck = gains(config, k)
+    return {name: min(max(theta[name] + ck[name][0] / ck[name][1] * result * delta, low), high)
+            for (name, (_, low, high, _)), delta in zip(config["params"].items(), signs)}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--state", required=True, help="the run's state file (JSON), created or resumed")
+    ap.add_argument("--history", help="one JSON line a batch; default: the state file's name with .history.jsonl")
+    ap.add_argument("--engine", default="target/tune/release/pbrain-arbor", help="pbrain-arbor of a tune build")
+    ap.add_argument("--arbor", default="target/tune/release/arbor", help="arbor of the same build (its table)")
+    ap.add_argument("--tune", default=".", help="regular expression: the parameters to move (default all)")
+    ap.add_argument("--iterations", type=int, help="N, the planned length (needed to start a run)")
+    ap.add_argument("--r-end", type=float, default=0.002)
+    ap.add_argument("--nodes", type=int, help="nodes per move (needed to start a run)")
+    ap.add_argument("--openings", default=str(HERE / "openings" / "freestyle_15.txt"))
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--batch", type=int, help="iterations played from one θ; default 2 per worker")
+    ap.add_argument("--stop-after", type=int, help="stop once k reaches this (default N)")
+    games.add_runner_arguments(ap)
+    args = ap.parse_args()
+
+    state_path = Path(args.state)
+    history_path = Path(args.history or state_path.with_suffix(".history.jsonl"))
+    if state_path.exists():
+        state = json.loads(state_path.read_text())
+        config, k, theta = state["config"], state["k"], state["theta"]
+    else:
+        if not (args.iterations and args.nodes):
+            ap.error("a new run needs --iterations and --nodes")
+        table = read_table(args.arbor)
+        chosen = {name: entry for name, entry in table.items() if re.search(args.tune, name)}
+        if not chosen:
+            ap.error(f"--tune {args.tune!r} matches no parameter")
+        config = {"iterations": args.iterations, "r_end": args.r_end, "nodes": args.nodes, "seed": args.seed,
+                  "openings": args.openings, "params": chosen}
+        k, theta = 0, {name: float(entry[0]) for name, entry in chosen.items()}
+        state_path.parent.mkdir(parents=True, exist_ok=True)
+    openings = [line.split("#", 1)[0].strip() for line in Path(config["openings"]).read_text().splitlines()]
+    openings = [line for line in openings if line.strip()]
+    stop = min(args.stop_after or config["iterations"], config["iterations"])
+    workers = 1 if args.direct else (args.workers or 2)
+    batch = args.batch or 2 * workers
+    cli = games.referee_program(ap, args)
+    engine = games.program(args.engine)
+    programs = dict([engine] + ([cli] if cli else []))
+    print(f"spsa.py: {len(config['params'])} parameters, k = {k} of {config['iterations']}, "
+          f"{config['nodes']} nodes a move, batches of {batch}, state in {state_path}", flush=True)
+
+    with games.runner(args, programs) as play:
+        while k < stop:
+            ks = range(k + 1, min(k + batch, stop) + 1)
+            tasks, signs = [], {}
+            for kk in ks:
+                rng = random.Random(f"{config['seed']}:{kk}")
+                signs[kk] = [rng.choice((-1, 1)) for _ in config["params"]]
+                ck = gains(config, kk)
+                engines = [{"name": "plus", "program": engine[0], "args": side(config, theta, ck, signs[kk], 1)},
+                           {"name": "minus", "program": engine[0], "args": side(config, theta, ck, signs[kk], -1)}]
+                opening = rng.choice(openings)
+                referee.parse_opening(opening, 15)
+                tasks.append({"pair": kk, "opening": opening, "size": 15, "rule": "freestyle",
+                              "limits": {"nodes": config["nodes"]}, "cli": cli and cli[0], "engines": engines})
+            results = {}
+            play(tasks, lambda record: results.__setitem__(record["pair"], plus_result(record)))
+            for kk in ks:
+                theta = step(config, theta, kk, signs[kk], results[kk])
+            k = ks[-1]
+            iterations = [{"k": kk, "opening": task["opening"], "signs": "".join("+" if s > 0 else "-" for s in signs[kk]),
+                           "result": results[kk]} for kk, task in zip(ks, tasks)]
+            with history_path.open("a") as history:
+                history.write(json.dumps({"k": k, "theta": theta, "iterations": iterations}) + "\n")
+            state_path.write_text(json.dumps({"config": config, "k": k, "theta": theta}, indent=1) + "\n")
+            print(f"k = {k}: results {[results[kk] for kk in ks]}", flush=True)
+    for name, value in theta.items():
+        print(f"{name}={round(value)}  # default {config['params'][name][0]}, now {value:.2f}")
+
+
+if __name__ == "__main__":
+    main()

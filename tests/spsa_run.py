@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""The SPSA tuner (scripts/spsa.py) resumes exactly and steps θ as its history says.
+
+A short run at 300 nodes a move (pygomo-lib referees; CI has no c-gomoku-cli) is played three
+ways: 6 iterations straight, 4 then resumed to 6, and 4 on a local cluster of two workers. Fixed
+nodes on one thread make every game deterministic, so the resumed run must end at the straight
+run's θ, the cluster at the straight run's θ after 4, and replaying each history line's signs and
+results through the update rule must give the θ it recorded.
+
+Run with the runner's environment, after building the tune feature (target/tune):
+  target/runner-venv/bin/python tests/spsa_run.py
+"""
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.dont_write_bytecode = True
+sys.path.insert(0, str(ROOT / "scripts"))
+import spsa  # noqa: E402
+
+
+def run(state, *extra):
+    subprocess.run([sys.executable, str(ROOT / "scripts/spsa.py"), "--state", str(state), "--iterations", "100",
+                    "--nodes", "300", "--tune", "^(rfp_margin|nmp_base|gomoku_tempo|gomoku_order_four)$",
+                    "--referee", "pygomo", "--batch", "2",
+                    "--engine", str(ROOT / "target/tune/release/pbrain-arbor"),
+                    "--arbor", str(ROOT / "target/tune/release/arbor"), *extra], check=True, timeout=300)
+    return json.loads(state.read_text())
+
+
+def replayed(state, history):
+    """θ after every line of the history, from the defaults through the update rule."""
+    config = state["config"]
+    theta = {name: float(entry[0]) for name, entry in config["params"].items()}
+    for line in map(json.loads, history.read_text().splitlines()):
+        for it in line["iterations"]:
+            theta = spsa.step(config, theta, it["k"], [1 if s == "+" else -1 for s in it["signs"]], it["result"])
+        if theta != line["theta"]:
+            return False
+    return theta == state["theta"]
+
+
+def main():
+    with tempfile.TemporaryDirectory(prefix="arbor-spsa-test-") as folder:
+        folder = Path(folder)
+        straight = run(folder / "straight.json", "--direct", "--stop-after", "6")
+        run(folder / "resumed.json", "--direct", "--stop-after", "4")
+        resumed = run(folder / "resumed.json", "--direct", "--stop-after", "6")
+        cluster = run(folder / "cluster.json", "--workers", "2", "--stop-after", "4")
+        history = (folder / "straight.history.jsonl").read_text().splitlines()
+        after_four = json.loads(history[1])["theta"]
+        results = [it["result"] for line in map(json.loads, history) for it in line["iterations"]]
+        bounds = straight["config"]["params"]
+        checks = {
+            "the straight run reached k = 6 in three batches": straight["k"] == 6 and len(history) == 3,
+            "the resumed run ended at the straight run's θ": resumed["k"] == 6 and resumed["theta"] == straight["theta"],
+            "the cluster's 4 iterations reached the straight run's θ after 4": cluster["theta"] == after_four,
+            "each history line's θ follows from its signs and results": replayed(straight, folder / "straight.history.jsonl"),
+            "θ stayed inside the ranges": all(bounds[n][1] <= v <= bounds[n][2] for n, v in straight["theta"].items()),
+        }
+    for name, ok in checks.items():
+        print(f"{'ok' if ok else 'FAILED'}: {name}")
+    print(f"results of the 6 pairs (wins - losses of θ+): {results}")
+    print(f"spsa: {sum(checks.values())} passed, {len(checks) - sum(checks.values())} failed")
+    sys.exit(0 if all(checks.values()) else 1)
+
+
+if __name__ == "__main__":
+    main()
