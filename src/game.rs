@@ -28,6 +28,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Zobrist key of the position, side to move included; kept incrementally.
     fn hash(&self) -> u64;
 
+    /// The key after `mv`, where the game can tell it without playing the move: the search
+    /// then asks the memory for the child's table entry while the move is being made.
+    fn child_hash(&self, _mv: Self::Move) -> Option<u64> {
+        None
+    }
+
     /// `Some` when the game is over.
     fn outcome(&self) -> Option<Outcome>;
 

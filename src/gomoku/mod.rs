@@ -51,6 +51,10 @@ impl Game for Board {
         Board::hash(self)
     }
 
+    fn child_hash(&self, mv: Move) -> Option<u64> {
+        Some(self.hash_after(mv))
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if let Some(winner) = self.winner() {
             Some(if winner == self.side_to_move() { Outcome::Win } else { Outcome::Loss })

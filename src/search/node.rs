@@ -159,6 +159,12 @@ impl<G: Game> Worker<'_, G> {
             // Forced single replies cost nothing to search one ply deeper; a root left with one
             // move by exclusions is not forced.
             let next_depth = if moves.len() == 1 && !restricted_root { depth } else { depth - 1 };
+            // The child probes the table unless it is a horizon node (reductions stop above it).
+            if next_depth > 0
+                && let Some(child) = self.pos.child_hash(mv)
+            {
+                self.shared.tt.prefetch(child);
+            }
             self.pos.make_move(mv);
             let score = if index == 0 {
                 self.negamax(next_depth, -beta, -alpha, ply + 1, pv_node).map(|s| -s)
