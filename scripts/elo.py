@@ -37,6 +37,27 @@ def elo_stats(wins, losses, draws):
     return p, elo_from_score(p), err, los
 
 
+def pair_llr(pair_scores, elo0, elo1):
+    """Log-likelihood ratio of elo1 against elo0 (logistic Elo) from game pairs, each scored 0,
+    0.25, 0.5, 0.75 or 1 (the pentanomial model), by the normal approximation of the
+    generalised SPRT (fishtest's LLR_alt2): N (s1 - s0) (2 mean - s0 - s1) / (2 variance), with
+    s the expected score of each hypothesis. 0 while the pairs do not vary at all."""
+    n = len(pair_scores)
+    if n < 2:
+        return 0.0
+    mean = sum(pair_scores) / n
+    variance = sum((x - mean) ** 2 for x in pair_scores) / n
+    if variance <= 0:
+        return 0.0
+    s0, s1 = (1 / (1 + 10 ** (-elo / 400)) for elo in (elo0, elo1))
+    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+
+
+def sprt_bounds(alpha=0.05, beta=0.05):
+    """The LLR at which an SPRT accepts H0 (lower) or H1 (upper)."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
 def format_elo(wins, losses, draws):
     p, elo, err, los = elo_stats(wins, losses, draws)
     return (f"Score: {100 * p:.1f}%   Elo difference: {elo:+.1f} +/- {err:.1f} (95%)"

@@ -23,7 +23,8 @@ Results: one JSON line per pair in --out, written as each pair ends: {"pair", "o
 "games": [two games, see referee.py]}. A run started again with the same --out plays only the
 pairs the file lacks, so an interrupted run resumes. At the end: the first engine's W-L-D with
 its Elo (scripts/elo.py) and the pair scores (pentanomial: how many pairs it scored 0, 0.5, 1,
-1.5 and 2).
+1.5 and 2). With --sprt ELO0 ELO1 the run stops as soon as a pentanomial SPRT (alpha = beta =
+0.05, logistic Elo, fishtest's normal approximation) accepts either hypothesis.
 
 Usage:
   python3 -m venv target/runner-venv && target/runner-venv/bin/pip install -r scripts/runner-requirements.txt
@@ -44,7 +45,7 @@ sys.dont_write_bytecode = True                   # no __pycache__ in the reposit
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import referee  # noqa: E402
-from elo import format_elo  # noqa: E402
+import elo  # noqa: E402
 
 
 def program(path):
@@ -114,9 +115,15 @@ def referee_program(ap, args):
 @contextlib.contextmanager
 def runner(args, programs):
     """Yields play(tasks, on_result), which plays the tasks here (--direct) or on the Dask
-    cluster the arguments name and calls on_result with each pair as it ends."""
+    cluster the arguments name and calls on_result with each pair as it ends; a true answer
+    from on_result drops the tasks not yet played."""
     if args.direct:
-        yield lambda tasks, on_result: [on_result(play_pair(task, programs)) for task in tasks]
+        def play_here(tasks, on_result):
+            for task in tasks:
+                if on_result(play_pair(task, programs)):
+                    break
+
+        yield play_here
         return
     from dask.distributed import Client, LocalCluster, as_completed
 
@@ -132,8 +139,11 @@ def runner(args, programs):
         shared = client.scatter(programs, broadcast=True, hash=False)
 
         def play(tasks, on_result):
-            for future in as_completed(client.map(play_pair, tasks, programs=shared, pure=False)):
-                on_result(future.result())
+            futures = client.map(play_pair, tasks, programs=shared, pure=False)
+            for future in as_completed(futures):
+                if on_result(future.result()):
+                    client.cancel(futures)
+                    break
 
         yield play
 
@@ -154,7 +164,19 @@ def points(game, name):
     return black if game["black"] == name else 1.0 - black
 
 
-def summary(records, name):
+def pair_score(record, name):
+    """What engine `name` scored in a pair, as a share of its two games."""
+    return sum(points(game, name) for game in record["games"]) / 2
+
+
+def sprt_verdict(records, name, elo0, elo1):
+    """The SPRT's LLR over the pairs so far, and "H0" or "H1" once it crosses a bound."""
+    llr = elo.pair_llr([pair_score(record, name) for record in records], elo0, elo1)
+    lower, upper = elo.sprt_bounds()
+    return llr, "H1" if llr >= upper else "H0" if llr <= lower else None
+
+
+def summary(records, name, sprt=None):
     wins = losses = draws = 0
     pentanomial = [0] * 5
     for record in records:
@@ -163,8 +185,14 @@ def summary(records, name):
         losses += scores.count(0.0)
         draws += scores.count(0.5)
         pentanomial[int(sum(scores) * 2)] += 1
-    return (f"{name}: {len(records)} pairs, W-L-D {wins}-{losses}-{draws}, {format_elo(wins, losses, draws)};"
+    text = (f"{name}: {len(records)} pairs, W-L-D {wins}-{losses}-{draws}, {elo.format_elo(wins, losses, draws)};"
             f" pairs scoring 0/0.5/1/1.5/2: {'/'.join(map(str, pentanomial))}")
+    if sprt:
+        llr, verdict = sprt_verdict(records, name, *sprt)
+        lower, upper = elo.sprt_bounds()
+        text += (f"\nSPRT elo0={sprt[0]:g} elo1={sprt[1]:g} (pentanomial, alpha=beta=0.05): LLR {llr:.3f}"
+                 f" [{lower:.3f}, {upper:.3f}] {verdict + ' accepted' if verdict else 'undecided'}")
+    return text
 
 
 def main():
@@ -184,6 +212,8 @@ def main():
     limit.add_argument("--nodes", type=int, help="nodes per move (INFO max_node)")
     limit.add_argument("--turn-ms", type=int, help="milliseconds per move (INFO timeout_turn)")
     add_runner_arguments(ap)
+    ap.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
+                    help="stop once an SPRT of ELO1 against ELO0 (logistic Elo, engine1's) decides")
     ap.add_argument("--out", required=True, help="results, one JSON line a pair (resumed if present)")
     args = ap.parse_args()
 
@@ -210,14 +240,19 @@ def main():
     todo = [task for task in tasks if task["pair"] not in done]
     print(f"games.py: {names[0]} vs {names[1]}, {args.rule} {args.size}, {limits}, {pairs} pairs"
           f" ({len(done)} already in {out}), referee {'c-gomoku-cli' if cli else 'pygomo'}", flush=True)
-    with out.open("a") as sink, runner(args, programs) as play:
-        def record(result):
-            sink.write(json.dumps(result) + "\n")
-            sink.flush()
-            done[result["pair"]] = result
+    def decided():
+        return args.sprt and sprt_verdict(list(done.values()), names[0], *args.sprt)[1]
 
-        play(todo, record)
-    print(summary([done[task["pair"]] for task in tasks], names[0]))
+    if todo and not decided():
+        with out.open("a") as sink, runner(args, programs) as play:
+            def record(result):
+                sink.write(json.dumps(result) + "\n")
+                sink.flush()
+                done[result["pair"]] = result
+                return decided()
+
+            play(todo, record)
+    print(summary([done[task["pair"]] for task in tasks if task["pair"] in done], names[0], args.sprt))
 
 
 if __name__ == "__main__":

@@ -23,10 +23,11 @@ DASK = Path(PYTHON).parent / "dask"
 
 
 def games(engine, out, *where, pairs=4):
-    subprocess.run([PYTHON, str(ROOT / "scripts/games.py"), "--engine1", engine, "--engine2", engine,
-                    "--args2=--max-depth 3", "--nodes", "3000", "--pairs", str(pairs), "--referee", "pygomo",
-                    "--out", str(out), *where], check=True, timeout=300)
-    return {record["pair"]: record for record in map(json.loads, out.read_text().splitlines())}
+    run = subprocess.run([PYTHON, str(ROOT / "scripts/games.py"), "--engine1", engine, "--engine2", engine,
+                          "--args2=--max-depth 3", "--nodes", "3000", "--pairs", str(pairs), "--referee", "pygomo",
+                          "--out", str(out), *where], check=True, timeout=300, capture_output=True, text=True)
+    print(run.stdout, end="")
+    return {record["pair"]: record for record in map(json.loads, out.read_text().splitlines())}, run.stdout
 
 
 def main():
@@ -34,8 +35,10 @@ def main():
     with tempfile.TemporaryDirectory(prefix="arbor-games-test-") as folder:
         folder = Path(folder)
         games(engine, folder / "direct.jsonl", "--direct", pairs=2)
-        direct = games(engine, folder / "direct.jsonl", "--direct")
-        local = games(engine, folder / "local.jsonl", "--workers", "2")
+        direct, _ = games(engine, folder / "direct.jsonl", "--direct")
+        local, _ = games(engine, folder / "local.jsonl", "--workers", "2")
+        # Against a brain held to depth 3, an SPRT of +300 Elo against 0 decides within a few pairs.
+        sprt, sprt_report = games(engine, folder / "sprt.jsonl", "--direct", "--sprt", "0", "300", pairs=30)
         scheduler_file = folder / "scheduler.json"
         processes = [subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
                                        "--scheduler-file", scheduler_file], stderr=subprocess.DEVNULL)]
@@ -46,7 +49,7 @@ def main():
             processes += [subprocess.Popen([DASK, "worker", "--scheduler-file", scheduler_file, "--host", "127.0.0.1",
                                             "--nthreads", "1", "--no-dashboard"], stderr=subprocess.DEVNULL)
                           for _ in range(2)]
-            remote = games(engine, folder / "remote.jsonl", "--scheduler-file", str(scheduler_file))
+            remote, _ = games(engine, folder / "remote.jsonl", "--scheduler-file", str(scheduler_file))
         finally:
             for process in processes:
                 process.terminate()
@@ -57,6 +60,7 @@ def main():
         "4 pairs played directly, the second run resuming the first": sorted(direct) == [0, 1, 2, 3],
         "the local cluster played the same games": local == direct,
         "the scheduler's two workers played the same games": remote == direct,
+        "the SPRT accepted H1 and stopped early": "H1 accepted" in sprt_report and len(sprt) < 30,
         "the two engines played different games": any(len(set(map(str, (g["moves"] for g in r["games"])))) > 1
                                                       for r in direct.values()),
         "every game ended in a five or a full board": all(game["reason"] in ("five", "full board")
