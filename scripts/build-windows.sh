@@ -50,8 +50,9 @@ done
 
 cd "$ROOT"
 # The linker stamps the build time into the executable unless told not to; without the stamp the
-# same source builds the same bytes.
-RUSTC_BOOTSTRAP=1 RUSTC="$PRIVATE/bin/rustc" \
+# same source builds the same bytes. RUSTFLAGS from the environment would replace the target's
+# flags, so it is left out.
+env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS RUSTC_BOOTSTRAP=1 RUSTC="$PRIVATE/bin/rustc" \
     CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc-win32 \
     CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS="-C link-arg=-Wl,--no-insert-timestamp" \
     "$PRIVATE/bin/cargo" build --release --locked --bins --target "$TARGET" -Zbuild-std=std,panic_abort

@@ -115,10 +115,11 @@ def weights_of(values):
             values["gomoku_tempo"] / UNITS_PER_LOGIT)
 
 
-def present_values(arbor):
-    """The parameters' values in the `arbor` binary ({NAME: VALUE}), from `arbor params`."""
+def parameter_table(arbor):
+    """{NAME: (DEFAULT, MIN, MAX)} of the `arbor` binary, from `arbor params`."""
     run = subprocess.run([arbor, "params"], capture_output=True, text=True, check=True)
-    return {line.split()[0]: int(line.split()[1]) for line in run.stdout.splitlines()}
+    return {name: (int(default), int(low), int(high))
+            for name, default, low, high, _ in (line.split() for line in run.stdout.splitlines())}
 
 
 def tables(full, intercept):
@@ -162,12 +163,18 @@ def main():
     if len(rows) == 0:
         sys.exit("fit_eval.py: no positions in those games")
     full, intercept, loss = fit(rows[:, 0], rows[:, 1:], args.l2)
+    table = parameter_table(args.arbor)
     values = tables(full, intercept)
+    for name, value in values.items():
+        low, high = table[name][1:]
+        if not low <= value <= high:
+            print(f"# {name}: the fit's {value} is outside the range {low}..{high}, so it is clamped")
+            values[name] = min(max(value, low), high)
     print(f"# {len(fitted_games)} distinct games, {len(rows)} positions, cross-entropy {loss:.4f}")
     if held:
         test = features_of(args.arbor, held)
         fitted, fitted_tempo = weights_of(values)
-        present, tempo = weights_of(present_values(args.arbor))
+        present, tempo = weights_of({name: entry[0] for name, entry in table.items()})
         scales = np.arange(0.05, 2.001, 0.05)
         fit_scale = min(scales, key=lambda k: cross_entropy(k * present, k * tempo, rows))
         print(f"# held out: {len(held)} games, {len(test)} positions; cross-entropy of these weights "

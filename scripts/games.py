@@ -56,7 +56,7 @@ def program(path):
 
 def materialise(digest, data):
     """The executable's path on this worker: written once into the temporary folder by hash."""
-    folder = Path(tempfile.gettempdir()) / "arbor-games"
+    folder = Path(tempfile.gettempdir()) / f"arbor-games-{os.getuid()}"
     folder.mkdir(exist_ok=True)
     path = folder / digest
     if not path.exists():
@@ -127,12 +127,14 @@ def runner(args, programs):
         return
     from dask.distributed import Client, LocalCluster, as_completed
 
-    if args.scheduler or args.scheduler_file:
-        client = Client(args.scheduler, scheduler_file=args.scheduler_file)
-    else:
-        client = Client(LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                                     host="127.0.0.1", dashboard_address=None))
-    with client:
+    with contextlib.ExitStack() as stack:
+        if args.scheduler or args.scheduler_file:
+            client = stack.enter_context(Client(args.scheduler, scheduler_file=args.scheduler_file))
+        else:
+            # A client does not close a cluster it is handed: the cluster closes itself last.
+            cluster = stack.enter_context(LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                                                       host="127.0.0.1", dashboard_address=None))
+            client = stack.enter_context(Client(cluster))
         # Workers import each file as it arrives, so a module comes after those it imports.
         for module in ("elo.py", "match_report.py", "referee.py", "games.py"):
             client.upload_file(str(HERE / module))
@@ -148,13 +150,32 @@ def runner(args, programs):
         yield play
 
 
-def read_done(out):
+def read_openings(path, size):
+    """The openings of a file, one a line in c-gomoku-cli's pos notation (# starts a comment)."""
+    openings = [line.split("#", 1)[0].strip() for line in Path(path).read_text().splitlines()]
+    openings = [line for line in openings if line]
+    for opening in openings:
+        referee.parse_opening(opening, size)
+    return openings
+
+
+def read_done(out, run):
+    """The pairs already in the results file, which must all be of the same `run`. A last line
+    cut short (the run was killed while writing it) is dropped."""
     done = {}
-    if out.exists():
-        for line in out.read_text().splitlines():
-            if line.strip():
-                record = json.loads(line)
-                done[record["pair"]] = record
+    lines = out.read_text().splitlines() if out.exists() else []
+    for number, line in enumerate(lines, 1):
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            if number == len(lines):
+                break
+            raise
+        if record.get("run") != run:
+            sys.exit(f"games.py: {out} holds pairs of another run (other engines, limits or openings)")
+        done[record["pair"]] = record
+    if lines and lines[-1] and not out.read_text().endswith("\n"):
+        out.write_text("".join(json.dumps(record) + "\n" for record in done.values()))
     return done
 
 
@@ -218,8 +239,7 @@ def main():
     args = ap.parse_args()
 
     cli = referee_program(ap, args)
-    openings = [line.split("#", 1)[0].strip() for line in Path(args.openings).read_text().splitlines()]
-    openings = [line for line in openings if line]
+    openings = read_openings(args.openings, args.size)
     pairs = args.pairs or len(openings)
     limits = {"nodes": args.nodes} if args.nodes else {"turn_ms": args.turn_ms}
     names = [args.name1 or Path(args.engine1).name.removeprefix("pbrain-"),
@@ -231,12 +251,13 @@ def main():
                for name, path, extra in zip(names, (args.engine1, args.engine2), (args.args1, args.args2))]
     tasks = [{"pair": k, "opening": openings[k % len(openings)], "size": args.size, "rule": args.rule,
               "limits": limits, "cli": cli and cli[0], "engines": engines} for k in range(pairs)]
-    for task in tasks:
-        referee.parse_opening(task["opening"], args.size)
+    # What makes two runs the same, so that a resumed file holds one run's pairs only.
+    run = hashlib.sha256(json.dumps([engines, limits, args.rule, args.size, openings, cli and cli[0]]).encode())
+    run = run.hexdigest()[:16]
 
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    done = read_done(out)
+    done = read_done(out, run)
     todo = [task for task in tasks if task["pair"] not in done]
     print(f"games.py: {names[0]} vs {names[1]}, {args.rule} {args.size}, {limits}, {pairs} pairs"
           f" ({len(done)} already in {out}), referee {'c-gomoku-cli' if cli else 'pygomo'}", flush=True)
@@ -246,6 +267,7 @@ def main():
     if todo and not decided():
         with out.open("a") as sink, runner(args, programs) as play:
             def record(result):
+                result["run"] = run
                 sink.write(json.dumps(result) + "\n")
                 sink.flush()
                 done[result["pair"]] = result

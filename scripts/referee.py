@@ -73,6 +73,7 @@ class Player:
         self.client = EngineClient(engine["path"])
         self.client.connect()
         if not self.client.start(size, timeout=10):
+            self.close()
             raise RuntimeError(f"{self.name}: no OK after START {size}")
         settings = {"rule": RULES[rule], "thread_num": 1, "max_memory": 64 << 20, "timeout_match": 0,
                     "timeout_turn": limits.get("turn_ms", 0) or 2147483647}
@@ -111,8 +112,10 @@ def game_with_pygomo(black, white, opening, size, rule, limits):
         if not board.play(xy):
             raise ValueError(f"the opening repeats or leaves the board at {xy}")
     game = {"black": black["name"], "white": white["name"], "opening": len(opening)}
-    players = [Player(black, size, rule, limits), Player(white, size, rule, limits)]
+    players = []
     try:
+        players += [Player(black, size, rule, limits)]
+        players += [Player(white, size, rule, limits)]
         while True:
             side = len(board.history) % 2
             xy = players[side].move(board)

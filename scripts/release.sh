@@ -28,7 +28,8 @@ CRATE_VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
     die "the working tree has uncommitted changes: a release is packed from a commit"
 
 cargo build --release --locked --bins
-mapfile -t exes < <(bash scripts/build-windows.sh)
+built_paths=$(bash scripts/build-windows.sh)
+mapfile -t exes <<<"$built_paths"
 TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
 LINUX=("$TARGET_DIR/release/pbrain-arbor" "$TARGET_DIR/release/arbor")
 WINDOWS=("${exes[@]}")

@@ -15,10 +15,11 @@ The engine is a build with the tune feature (`cargo build --release --features t
 --tune REGEX picks the parameters to move (the rest keep their defaults).
 
 Iterations run in batches of --batch from one θ, so the workers (scripts/games.py's options:
-a local cluster, --scheduler, --direct) stay busy. After each batch the run writes its state
-(--state: the settings, k and θ) and appends one line to --history (k, θ, and each iteration's
-opening, signs and R), so a run stopped anywhere resumes from its last batch when started again
-with the same --state. At the end it prints θ as NAME=VALUE lines, the tuned values.
+a local cluster, --scheduler, --direct) stay busy. After each batch the run appends one line to
+--history (k, θ, and each iteration's opening, signs and R) and then replaces its state (--state:
+the settings, k and θ), so a run stopped anywhere resumes from its last batch when started again
+with the same --state, which then supplies the settings. The games are freestyle 15x15. At the
+end it prints θ as NAME=VALUE lines, the tuned values.
 
 Usage:
   target/runner-venv/bin/python scripts/spsa.py --state target/spsa/run1.json --iterations 20000 \\
@@ -26,6 +27,7 @@ Usage:
 """
 import argparse
 import json
+import os
 import random
 import re
 import subprocess
@@ -36,7 +38,6 @@ sys.dont_write_bytecode = True                   # no __pycache__ in the reposit
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import games  # noqa: E402
-import referee  # noqa: E402
 
 ALPHA, GAMMA = 0.602, 0.101
 
@@ -97,7 +98,8 @@ def main():
     ap.add_argument("--nodes", type=int, help="nodes per move (needed to start a run)")
     ap.add_argument("--openings", default=str(HERE / "openings" / "freestyle_15.txt"))
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--batch", type=int, help="iterations played from one θ; default 2 per worker")
+    ap.add_argument("--batch", type=int, help="iterations played from one θ; default twice --workers (give it"
+                    " for a cluster named by --scheduler)")
     ap.add_argument("--stop-after", type=int, help="stop once k reaches this (default N)")
     games.add_runner_arguments(ap)
     args = ap.parse_args()
@@ -107,6 +109,19 @@ def main():
     if state_path.exists():
         state = json.loads(state_path.read_text())
         config, k, theta = state["config"], state["k"], state["theta"]
+        # Settings given again must agree with the state's (a default left alone is not given).
+        given = {name: getattr(args, name) for name in ("iterations", "nodes", "r_end", "seed", "tune", "openings")}
+        clash = [name for name, value in given.items()
+                 if value is not None and value != ap.get_default(name) and value != config[name]]
+        if clash:
+            ap.error(f"{state_path} holds a run with other settings ({', '.join(clash)}); "
+                     "a resumed run takes its settings from the state file")
+        # A stop between the history line and the state leaves a line past the state's k.
+        if history_path.exists():
+            lines = [line for line in history_path.read_text().splitlines() if line.strip()]
+            kept = [line for line in lines if json.loads(line)["k"] <= k]
+            if len(kept) != len(lines):
+                history_path.write_text("".join(line + "\n" for line in kept))
     else:
         if not (args.iterations and args.nodes):
             ap.error("a new run needs --iterations and --nodes")
@@ -115,11 +130,10 @@ def main():
         if not chosen:
             ap.error(f"--tune {args.tune!r} matches no parameter")
         config = {"iterations": args.iterations, "r_end": args.r_end, "nodes": args.nodes, "seed": args.seed,
-                  "openings": args.openings, "params": chosen}
+                  "tune": args.tune, "openings": args.openings, "params": chosen}
         k, theta = 0, {name: float(entry[0]) for name, entry in chosen.items()}
         state_path.parent.mkdir(parents=True, exist_ok=True)
-    openings = [line.split("#", 1)[0].strip() for line in Path(config["openings"]).read_text().splitlines()]
-    openings = [line for line in openings if line.strip()]
+    openings = games.read_openings(config["openings"], 15)
     stop = min(args.stop_after or config["iterations"], config["iterations"])
     workers = 1 if args.direct else (args.workers or 2)
     batch = args.batch or 2 * workers
@@ -140,7 +154,6 @@ def main():
                 engines = [{"name": "plus", "program": engine[0], "args": side(config, theta, ck, signs[kk], 1)},
                            {"name": "minus", "program": engine[0], "args": side(config, theta, ck, signs[kk], -1)}]
                 opening = rng.choice(openings)
-                referee.parse_opening(opening, 15)
                 tasks.append({"pair": kk, "opening": opening, "size": 15, "rule": "freestyle",
                               "limits": {"nodes": config["nodes"]}, "cli": cli and cli[0], "engines": engines})
             results = {}
@@ -152,7 +165,10 @@ def main():
                            "result": results[kk]} for kk, task in zip(ks, tasks)]
             with history_path.open("a") as history:
                 history.write(json.dumps({"k": k, "theta": theta, "iterations": iterations}) + "\n")
-            state_path.write_text(json.dumps({"config": config, "k": k, "theta": theta}, indent=1) + "\n")
+            # Written whole and then renamed, so a stop leaves the old state or the new one.
+            partial = state_path.with_suffix(".partial")
+            partial.write_text(json.dumps({"config": config, "k": k, "theta": theta}, indent=1) + "\n")
+            os.replace(partial, state_path)
             print(f"k = {k}: results {[results[kk] for kk in ks]}", flush=True)
     for name, value in theta.items():
         print(f"{name}={round(value)}  # default {config['params'][name][0]}, now {value:.2f}")

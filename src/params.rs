@@ -43,29 +43,33 @@ macro_rules! params {
 params! {
     /// Late-move reductions start at this move index.
     lmr_min_index = 3 in 1..=8 step 1;
-    /// And at this depth.
-    lmr_min_depth = 3 in 1..=8 step 1;
+    /// Late-move reductions start at this depth (from 2: a reduction leaves at least one ply).
+    lmr_min_depth = 3 in 2..=8 step 1;
     /// The reduction is `ln(depth) * ln(index)` times this, in hundredths.
     lmr_scale_pct = 100 in 40..=200 step 10;
     /// Quiet moves past `lmp_base + depth^lmp_exponent` are not searched away from the PV.
     lmp_base = 4 in 1..=12 step 1;
-    /// In hundredths.
+    /// The exponent of late-move pruning's count, in hundredths.
     lmp_exponent_pct = 132 in 80..=200 step 8;
     /// Reverse futility margin per ply left.
     rfp_margin = 120 in 30..=400 step 15;
-    /// Razoring: how close to the horizon, and the margin per ply left.
+    /// Razoring: how close to the horizon.
     razor_max_depth = 2 in 0..=4 step 1;
+    /// Razoring: the margin below alpha per ply left.
     razor_margin = 200 in 40..=600 step 25;
     /// Null-move pruning: from this depth, `nmp_base + depth / nmp_divisor` plies shallower.
     nmp_min_depth = 3 in 1..=6 step 1;
+    /// Null-move pruning: the reduction's constant part.
     nmp_base = 3 in 1..=6 step 1;
+    /// Null-move pruning: the depth divided by this adds to the reduction.
     nmp_divisor = 4 in 2..=8 step 1;
     /// Replies to threats searched beyond the horizon before the evaluation is trusted.
     max_threat_extension = 16 in 8..=24 step 2;
     /// Plies beyond the horizon in which the side to move may still try a forcing move.
     max_forcing_plies = 12 in 4..=24 step 2;
-    /// Aspiration windows at the root: from this depth, this far either side of the last score.
+    /// Aspiration windows at the root: from this depth.
     aspiration_min_depth = 5 in 2..=10 step 1;
+    /// Aspiration windows: this far either side of the last score.
     aspiration_delta = 100 in 20..=400 step 15;
     /// Move ordering: a killer move's bonus over the history score.
     killer_bonus = 4000 in 0..=8000 step 400;

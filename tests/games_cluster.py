@@ -54,7 +54,10 @@ def main():
             for process in processes:
                 process.terminate()
             for process in processes:
-                process.wait(timeout=30)
+                try:
+                    process.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    process.kill()
     results = [game["result"] for record in direct.values() for game in record["games"]]
     checks = {
         "4 pairs played directly, the second run resuming the first": sorted(direct) == [0, 1, 2, 3],

@@ -54,7 +54,12 @@ def main():
         after_four = json.loads(history[1])["theta"]
         results = [it["result"] for line in map(json.loads, history) for it in line["iterations"]]
         bounds = straight["config"]["params"]
+        config = straight["config"]
+        final = spsa.gains(config, config["iterations"])
         checks = {
+            "at k = N each perturbation is the parameter's step and a/c^2 is r_end": all(
+                abs(c - config["params"][name][3]) < 1e-9 and abs(a / c ** 2 - config["r_end"]) < 1e-12
+                for name, (a, c) in final.items()),
             "the straight run reached k = 6 in three batches": straight["k"] == 6 and len(history) == 3,
             "the resumed run ended at the straight run's θ": resumed["k"] == 6 and resumed["theta"] == straight["theta"],
             "the cluster's 4 iterations reached the straight run's θ after 4": cluster["theta"] == after_four,

@@ -3,7 +3,7 @@
 //! `selfplay` shows a game of the engine against itself (or a random mover), `forbidden` lists
 //! renju black's forbidden cells (for checking against another referee), `prove` runs the
 //! threat solver on positions (an analysis tool: the playing search does not use it), `replay`
-//! checks protocol transcripts against any engine.
+//! checks protocol transcripts against any engine, `params` lists the tuner's parameters.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
