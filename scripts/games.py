@@ -20,8 +20,10 @@ Referees (scripts/referee.py): c-gomoku-cli, the default where --cli or PATH has
 which referees freestyle and exact five here through pygomo-lib's client (CI has no c-gomoku-cli).
 
 Results: one JSON line per pair in --out, written as each pair ends: {"pair", "opening",
-"games": [two games, see referee.py]}. A run started again with the same --out plays only the
-pairs the file lacks, so an interrupted run resumes. At the end: the first engine's W-L-D with
+"games": [two games, see referee.py], "run": a signature of the engines, limits and openings}. A
+run started again with the same --out plays only the pairs the file lacks, so an interrupted run
+resumes; a file of another run is refused. Stop a run with Ctrl-C: killing only this process
+leaves the workers' c-gomoku-cli games running to their end. At the end: the first engine's W-L-D with
 its Elo (scripts/elo.py) and the pair scores (pentanomial: how many pairs it scored 0, 0.5, 1,
 1.5 and 2). With --sprt ELO0 ELO1 the run stops as soon as a pentanomial SPRT (alpha = beta =
 0.05, logistic Elo, fishtest's normal approximation) accepts either hypothesis.
