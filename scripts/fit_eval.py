@@ -20,11 +20,16 @@ Needs numpy (pip install numpy). Use freestyle 15x15 games between strong player
 openings; a few thousand games give tens of thousands of positions.
 """
 import argparse
+import os
 import re
 import subprocess
 import sys
 
 import numpy as np
+
+sys.dont_write_bytecode = True                   # no __pycache__ in the repository
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from spsa import read_table  # noqa: E402
 
 SHAPES = ["Dead", "SleepingOne", "LiveOne", "SleepingTwo", "LiveTwo", "SleepingThree", "JumpLiveThree",
           "LiveThree", "JumpFour", "RushFour", "LiveFour", "Five", "Overline", "DoubleFour"]
@@ -115,13 +120,6 @@ def weights_of(values):
             values["gomoku_tempo"] / UNITS_PER_LOGIT)
 
 
-def parameter_table(arbor):
-    """{NAME: (DEFAULT, MIN, MAX)} of the `arbor` binary, from `arbor params`."""
-    run = subprocess.run([arbor, "params"], capture_output=True, text=True, check=True)
-    return {name: (int(default), int(low), int(high))
-            for name, default, low, high, _ in (line.split() for line in run.stdout.splitlines())}
-
-
 def tables(full, intercept):
     """The parameter values {NAME: VALUE} in eval units: each side's worth in its role, never negative, the
     shapes along the ladder increasing, and the shapes the fit never sees (decided positions
@@ -163,10 +161,10 @@ def main():
     if len(rows) == 0:
         sys.exit("fit_eval.py: no positions in those games")
     full, intercept, loss = fit(rows[:, 0], rows[:, 1:], args.l2)
-    table = parameter_table(args.arbor)
+    table = read_table(args.arbor)
     values = tables(full, intercept)
     for name, value in values.items():
-        low, high = table[name][1:]
+        low, high = table[name][1:3]
         if not low <= value <= high:
             print(f"# {name}: the fit's {value} is outside the range {low}..{high}, so it is clamped")
             values[name] = min(max(value, low), high)

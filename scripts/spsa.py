@@ -43,7 +43,7 @@ ALPHA, GAMMA = 0.602, 0.101
 
 
 def read_table(arbor):
-    """The parameter table of the tune build's `arbor params`: {name: (default, min, max, step)}."""
+    """The parameter table `arbor params` prints: {name: (default, min, max, step)}."""
     lines = subprocess.run([arbor, "params"], capture_output=True, text=True, check=True).stdout.splitlines()
     return {name: (int(default), int(low), int(high), float(step))
             for name, default, low, high, step in (line.split() for line in lines)}
