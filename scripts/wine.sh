@@ -36,11 +36,14 @@ export WINEPREFIX="$WINE_DIR/prefix"
 export WINEDEBUG=-all
 WINE="$PRIVATE/lib/wine/wine64"
 
-if [ ! -d "$WINEPREFIX/drive_c" ]; then
+# The prefix's first set-up fails now and then on a fresh machine (seen once in CI); a second
+# try has always worked, so it gets three.
+for _ in 1 2 3; do
+    [ -d "$WINEPREFIX/drive_c" ] && break
     "$WINE" wineboot --init >/dev/null 2>&1 || true
-    "$PRIVATE/lib/wine/wineserver64" -w
-    [ -d "$WINEPREFIX/drive_c" ] || { echo "$NAME: Wine could not set up $WINEPREFIX" >&2; exit 1; }
-fi
+    "$PRIVATE/lib/wine/wineserver64" -w || true
+done
+[ -d "$WINEPREFIX/drive_c" ] || { echo "$NAME: Wine could not set up $WINEPREFIX" >&2; exit 1; }
 
 case "${1:-}" in
     --prepare) exit 0 ;;
