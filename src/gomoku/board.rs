@@ -4,9 +4,9 @@
 //! walls around it) so the five cells each side of any playable cell are always in bounds and
 //! a move is one `u16` index whatever the board size. For every cell and direction the board
 //! keeps the 20-bit line key of its neighbours; for every empty cell, the shape each side would
-//! make there ([`PatternTable`]), the combined [`Threat`] and the cell's worth. A move touches
-//! only the 40 cells that share a line with it. Invariant: the totals and threat counts sum
-//! exactly the empty playable cells.
+//! make there in each line ([`PatternTable`]), packed so that it indexes the cell's [`Threat`]
+//! and worth in the [`CellTable`]. A move touches only the 40 cells that share a line with it.
+//! Invariant: the totals and threat counts sum exactly the empty playable cells.
 //!
 //! Files: this one holds the position and its moves; `board/cells.rs` the cell cache and its
 //! upkeep, `board/frames.rs` the undo frames that let a move be taken back cheaply.
@@ -16,10 +16,10 @@ mod frames;
 
 use std::sync::OnceLock;
 
-use cells::{Cell, EMPTY_CELL, WALL_CELL, WALL_STATE};
+use cells::{Cells, EMPTY_CELL, WALL_CELL};
 use frames::{Frame, Rescored};
 
-use super::eval::{self, CellTable, MOVER};
+use super::eval::{self, CellEntry, CellTable, MOVER, Totals, pack_shapes, unpack_shapes};
 use super::pattern::{PatternTable, Shape, slot_shift};
 use super::threat::{THREAT_KINDS, Threat};
 use super::types::{
@@ -54,9 +54,9 @@ pub struct Board {
     /// forbidden.
     cell_tables: [&'static CellTable; 2],
     /// Everything known about each cell, together so a refresh touches one cache line.
-    cells: Vec<Cell>,
-    /// Per colour, per role ([`eval::MOVER`], [`eval::WAITER`]): the sum of its cells' worth.
-    totals: [[Score; 2]; 2],
+    cells: Cells,
+    /// Per colour: the sum of its cells' worth in both roles.
+    totals: [Totals; 2],
     threat_counts: [[u32; THREAT_KINDS]; 2],
     /// Bit per cell: empty and near a stone. Iterating it is what makes move generation cheap.
     candidate_bits: [u64; CELLS.div_ceil(64)],
@@ -88,8 +88,8 @@ impl Board {
             rule,
             table: PatternTable::for_rule(rule),
             cell_tables: [CellTable::get(rule == Rule::Renju), CellTable::get(false)],
-            cells: vec![WALL_STATE; CELLS],
-            totals: [[0; 2]; 2],
+            cells: Cells::walls(),
+            totals: [0; 2],
             threat_counts: [[0; THREAT_KINDS]; 2],
             candidate_bits: [0; CELLS.div_ceil(64)],
             hash: 0,
@@ -312,16 +312,20 @@ impl Board {
 
     /// The kill shape `color` would make on the empty cell `mv`.
     pub fn threat(&self, mv: Move, color: Color) -> Threat {
-        self.cells[mv.index()].threats[color.index()]
+        self.entry(mv, color).threat()
     }
 
     pub(crate) fn value(&self, mv: Move, color: Color) -> Score {
-        Score::from(self.cells[mv.index()].values[color.index()][MOVER])
+        Score::from(self.entry(mv, color).value()[MOVER])
+    }
+
+    fn entry(&self, mv: Move, color: Color) -> CellEntry {
+        self.cell_tables[color.index()].entry(self.cells[mv.index()].shapes[color.index()])
     }
 
     /// The shapes `color` would make on the empty cell `mv`, one per direction.
     pub(crate) fn shapes(&self, mv: Move, color: Color) -> [Shape; 4] {
-        self.cells[mv.index()].shapes[color.index()]
+        unpack_shapes(self.cells[mv.index()].shapes[color.index()])
     }
 
     /// The line key of the neighbours of cell `i` in direction `d`.
@@ -345,9 +349,9 @@ impl Board {
     ) -> Threat {
         let state = &self.cells[cell.index()];
         let key = state.keys[direction] | u32::from(stone.code()) << slot_shift(offset);
-        let mut shapes = state.shapes[color.index()];
+        let mut shapes = unpack_shapes(state.shapes[color.index()]);
         shapes[direction] = self.table.shapes(key)[color.index()];
-        self.cell_tables[color.index()].lookup(shapes).0
+        self.cell_tables[color.index()].entry(pack_shapes(shapes)).threat()
     }
 
     /// Empty cells where `color` would make exactly `threat`.
@@ -358,7 +362,7 @@ impl Board {
     /// Evaluation from the side to move.
     pub fn evaluate(&self) -> Score {
         let own = self.side.index();
-        eval::evaluate(self.totals[own], self.totals[1 - own])
+        eval::evaluate(eval::roles(self.totals[own]), eval::roles(self.totals[1 - own]))
     }
 
     /// Places a stone for the side to move; the cell must be empty and the game not over.
@@ -366,7 +370,7 @@ impl Board {
         let i = mv.index();
         let color = self.side;
         debug_assert!(self.cells[i].code == EMPTY_CELL && !self.won);
-        self.won = self.cells[i].shapes[color.index()].contains(&Shape::Five);
+        self.won = self.shapes(mv, color).contains(&Shape::Five);
         self.open_frame();
         self.exclude(i);
         self.set_cell(i, color.code(), true);
@@ -465,6 +469,45 @@ pub(crate) mod tests {
         fresh
     }
 
+    /// The board's cache recomputed from its stones alone, cell by cell, sharing nothing with
+    /// the incremental update but the tables.
+    fn rebuilt(board: &Board) -> Board {
+        let mut fresh = board.clone();
+        fresh.totals = [0; 2];
+        fresh.threat_counts = [[0; THREAT_KINDS]; 2];
+        fresh.candidate_bits = [0; CELLS.div_ceil(64)];
+        for i in board.playable() {
+            let cell = &board.cells[i];
+            let at = |d: usize, offset: isize| board.cells[(i as isize + offset * DIRECTIONS[d]) as usize].code;
+            let keys: [u32; 4] = std::array::from_fn(|d| {
+                (-(REACH as isize)..=REACH as isize)
+                    .filter(|&o| o != 0)
+                    .fold(0, |key, o| key | u32::from(at(d, o)) << slot_shift(o))
+            });
+            let near = (0..4)
+                .flat_map(|d| [-2, -1, 1, 2].map(|o| at(d, o)))
+                .filter(|&code| code == Color::Black.code() || code == Color::White.code())
+                .count() as u8;
+            fresh.cells[i].keys = keys;
+            fresh.cells[i].near = near;
+            if cell.code != EMPTY_CELL {
+                continue;
+            }
+            let shapes: [[Shape; 4]; 2] =
+                std::array::from_fn(|c| std::array::from_fn(|d| board.table.shapes(keys[d])[c]));
+            for (c, &lines) in shapes.iter().enumerate() {
+                fresh.cells[i].shapes[c] = pack_shapes(lines);
+                let entry = board.cell_tables[c].entry(pack_shapes(lines));
+                fresh.threat_counts[c][entry.threat() as usize] += 1;
+                fresh.totals[c] += entry.worth();
+            }
+            if near > 0 {
+                fresh.candidate_bits[i / 64] |= 1 << (i % 64);
+            }
+        }
+        fresh
+    }
+
     fn assert_same_state(a: &Board, b: &Board) {
         assert_eq!(a.hash, b.hash);
         assert_eq!(a.totals, b.totals);
@@ -514,6 +557,47 @@ pub(crate) mod tests {
             board.undo();
         }
         assert_same_state(&board, &start);
+    }
+
+    /// The incremental update against the board's cache rebuilt from its stones, along
+    /// pseudo-random games
+    /// with take-backs under every rule (the compact and the full pattern tables) and on the
+    /// smallest and largest boards.
+    #[test]
+    fn incremental_state_matches_a_rebuilt_board_along_random_games() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for (size, rule) in [
+            (15, Rule::Freestyle),
+            (15, Rule::Standard),
+            (15, Rule::Renju),
+            (15, Rule::Caro),
+            (5, Rule::Freestyle),
+            (32, Rule::Caro),
+        ] {
+            for _ in 0..8 {
+                let mut board = Board::new(size, size, rule).unwrap();
+                for _ in 0..80 {
+                    if board.is_over() || (!board.history.is_empty() && next(4) == 0) {
+                        board.undo();
+                    } else {
+                        // Crowded into a corner window, so that long lines, overlines and
+                        // lines shut by the walls come up.
+                        let window = size.min(7);
+                        let mv = mv(next(window), next(window));
+                        if board.is_empty(mv) {
+                            board.make(mv);
+                        }
+                    }
+                    assert_same_state(&board, &rebuilt(&board));
+                }
+            }
+        }
     }
 
     #[test]

@@ -105,14 +105,82 @@ fn cell_value(weights: &Weights, shapes: [Shape; 4], threat: Threat) -> CellValu
     })
 }
 
-/// Largest worth of a cell, so the packed table entry holds it.
+/// Largest worth of a cell, so that a [`CellEntry`] holds it and a board's [`Totals`] stay
+/// below 2^28 in each role.
 const VALUE_MAX: Score = (1 << 14) - 1;
 
-/// Threat and worth of a cell for every combination of its four shapes (14^4 entries, 4 bytes
-/// each), because the board re-scores dozens of cells per move.
+/// A cell's threat and worth to one colour, packed as the [`CellTable`] holds them: the worth
+/// as the side to move in bits 0-13, as the side waiting in bits 32-45 (a [`Totals`] term once
+/// the threat is masked off), the threat in bits 28-30.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellEntry(u64);
+
+const THREAT_SHIFT: u32 = 28;
+const WORTH_MASK: u64 = !(0xf << THREAT_SHIFT);
+
+impl CellEntry {
+    fn new(threat: Threat, [mover, waiter]: CellValue) -> CellEntry {
+        CellEntry((threat as u64) << THREAT_SHIFT | mover as u64 | (waiter as u64) << 32)
+    }
+
+    #[inline]
+    pub fn threat(self) -> Threat {
+        Threat::from_u8(self.threat_slot() as u8)
+    }
+
+    /// The threat's index in a count array: [`Threat`]'s discriminant, masked so that the
+    /// index needs no bounds check in arrays of its eight kinds.
+    #[inline]
+    pub fn threat_slot(self) -> usize {
+        (self.0 >> THREAT_SHIFT & 7) as usize
+    }
+
+    #[inline]
+    pub fn value(self) -> CellValue {
+        [(self.0 & VALUE_MAX as u64) as i16, (self.0 >> 32) as i16]
+    }
+
+    /// The worth in both roles as one [`Totals`] term.
+    #[inline]
+    pub fn worth(self) -> Totals {
+        self.0 & WORTH_MASK
+    }
+}
+
+/// One colour's summed cell worth in both roles: the mover's in the low 32 bits, the waiter's in
+/// the high ones, so a re-scored cell updates both with one addition. Cell worths are not
+/// negative and a board's sum stays far below 2^28, so neither half reaches the other.
+pub type Totals = u64;
+
+/// The per-role sums packed in `totals`, indexed by [`MOVER`] and [`WAITER`].
+pub fn roles(totals: Totals) -> [Score; 2] {
+    [(totals & 0xffff_ffff) as Score, (totals >> 32) as Score]
+}
+
+/// A cell's four shapes packed into the [`CellTable`]'s index, four bits a direction
+/// (direction `d` in bits `4d..4d+4`), so that the board can keep the index itself and change
+/// one direction's shape with a mask.
+pub type PackedShapes = u16;
+
+const _: () = assert!(SHAPE_KINDS <= 16, "a shape fits in four bits");
+
+pub fn pack_shapes(shapes: [Shape; 4]) -> PackedShapes {
+    shapes.iter().rev().fold(0, |acc, &s| acc << 4 | s as PackedShapes)
+}
+
+pub fn unpack_shapes(packed: PackedShapes) -> [Shape; 4] {
+    std::array::from_fn(|d| Shape::from_u8((packed >> (4 * d) & 0xf) as u8))
+}
+
+const _: () = assert!(THREAT_KINDS == 8, "CellEntry::threat_slot masks with 7");
+
+/// Threat and worth of a cell for every combination of its four shapes, indexed by
+/// [`PackedShapes`] (2^16 entries, 8 bytes each, those with a nibble past the last shape
+/// unused), because the board re-scores dozens of cells per move and the packed index costs
+/// it nothing to compute.
 pub struct CellTable {
-    /// `waiter value << 18 | mover value << 4 | threat`.
-    entries: Vec<u32>,
+    /// Boxed as an array so that a [`PackedShapes`] index needs no bounds check.
+    entries: Box<[CellEntry; 1 << PackedShapes::BITS]>,
 }
 
 impl CellTable {
@@ -130,23 +198,27 @@ impl CellTable {
 
     fn build(threat_of: fn([Shape; 4]) -> Threat) -> CellTable {
         let weights = Weights::from_params();
-        let entries = (0..SHAPE_KINDS.pow(4))
-            .map(|index| {
-                let shapes: [Shape; 4] =
-                    std::array::from_fn(|d| Shape::from_u8((index / SHAPE_KINDS.pow(d as u32) % SHAPE_KINDS) as u8));
+        let entries = (0..=PackedShapes::MAX)
+            .map(|packed| {
+                if (0..4).any(|d| usize::from(packed >> (4 * d) & 0xf) >= SHAPE_KINDS) {
+                    return CellEntry::new(Threat::None, [0; 2]);
+                }
+                let shapes = unpack_shapes(packed);
                 let threat = threat_of(shapes);
-                let [mover, waiter] = cell_value(&weights, shapes, threat).map(|v| v as u32);
-                waiter << 18 | mover << 4 | threat as u32
+                CellEntry::new(threat, cell_value(&weights, shapes, threat))
             })
-            .collect();
-        CellTable { entries }
+            .collect::<Vec<_>>();
+        CellTable { entries: entries.into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!()) }
     }
 
     #[inline]
+    pub fn entry(&self, shapes: PackedShapes) -> CellEntry {
+        self.entries[usize::from(shapes)]
+    }
+
     pub fn lookup(&self, shapes: [Shape; 4]) -> (Threat, CellValue) {
-        let index = shapes.iter().rev().fold(0, |acc, &s| acc * SHAPE_KINDS + s as usize);
-        let entry = self.entries[index];
-        (Threat::from_u8((entry & 0xf) as u8), [(entry >> 4 & VALUE_MAX as u32) as i16, (entry >> 18) as i16])
+        let entry = self.entry(pack_shapes(shapes));
+        (entry.threat(), entry.value())
     }
 }
 

@@ -132,11 +132,13 @@ pub enum FiveRule {
 
 /// Shape tables for one rule: `shapes(key)` gives `[black, white]`.
 ///
-/// When neither colour cares about the cells just past a five (overlines, caro's closed ends)
-/// the outermost cell on each side cannot change a shape, so the table drops them: 2^16
-/// entries (128 KiB) stay in cache where 2^20 would not.
+/// An entry is one byte, black's shape in the low nibble and white's in the high one, so the
+/// board compares and stores a line's pair of shapes at once. When neither colour cares about
+/// the cells just past a five (overlines, caro's closed ends) the outermost cell on each side
+/// cannot change a shape, so the table drops them: 2^16 entries (64 KiB) stay in cache where
+/// 2^20 would not.
 pub struct PatternTable {
-    entries: Vec<[Shape; 2]>,
+    entries: Vec<u8>,
     /// Key bits below the cells the table reads.
     shift: u32,
     mask: u32,
@@ -160,11 +162,11 @@ impl PatternTable {
     fn build(rules: [FiveRule; 2]) -> PatternTable {
         let compact = rules.iter().all(|&r| r == FiveRule::FiveOrMore);
         let (shift, bits) = if compact { (2, KEY_BITS - 4) } else { (0, KEY_BITS) };
-        let mut entries = vec![[Shape::Dead; 2]; 1 << bits];
+        let mut entries = vec![0u8; 1 << bits];
         for (colour, rule) in rules.into_iter().enumerate() {
             let mut classifier = Classifier { own: colour as u32 + 1, rule, memo: vec![None; 1 << KEY_BITS] };
             for (index, entry) in entries.iter_mut().enumerate() {
-                entry[colour] = classifier.shape((index as u32) << shift);
+                *entry |= (classifier.shape((index as u32) << shift) as u8) << (4 * colour);
             }
         }
         PatternTable { entries, shift, mask: (1 << bits) - 1 }
@@ -172,7 +174,20 @@ impl PatternTable {
 
     #[inline]
     pub fn shapes(&self, key: u32) -> [Shape; 2] {
+        let pair = self.pair(key);
+        [Shape::from_u8(pair & 0xf), Shape::from_u8(pair >> 4)]
+    }
+
+    /// Both shapes of a key as one byte: black's in the low nibble, white's in the high one.
+    #[inline]
+    pub fn pair(&self, key: u32) -> u8 {
         self.entries[((key >> self.shift) & self.mask) as usize]
+    }
+
+    /// Whether a stone `REACH` cells away can change a shape: false when the table drops the
+    /// outermost cells.
+    pub fn reads_outermost(&self) -> bool {
+        self.shift == 0
     }
 }
 

@@ -1,14 +1,12 @@
 //! The cell cache: for every cell of the padded array, the line keys of its neighbours and, while
-//! it is empty, the shapes, threats and worth a stone there would make, kept up to date move by
-//! move along the 40 cells that share a line with it, with the totals and counts they sum to
-//! and the bit set of candidate cells.
+//! it is empty, the shapes a stone there would make (which index its threat and worth), kept up
+//! to date move by move along the 40 cells that share a line with it, with the totals and counts
+//! they sum to and the bit set of candidate cells.
 
 use super::Board;
-use crate::gomoku::eval::CellValue;
-use crate::gomoku::pattern::{Shape, WALL, slot_shift};
-use crate::gomoku::threat::Threat;
-use crate::gomoku::types::{DIRECTIONS, Move, REACH};
-use crate::score::Score;
+use crate::gomoku::eval::PackedShapes;
+use crate::gomoku::pattern::{WALL, slot_shift};
+use crate::gomoku::types::{CELLS, DIRECTIONS, Move, REACH};
 
 /// Candidate moves are empty cells at most this far from a stone along a line.
 const NEAR_DISTANCE: isize = 2;
@@ -16,107 +14,165 @@ const NEAR_DISTANCE: isize = 2;
 pub(super) const EMPTY_CELL: u8 = 0;
 pub(super) const WALL_CELL: u8 = WALL as u8;
 
-/// State of one cell of the padded array.
+/// State of one cell of the padded array, 32 bytes so that no cell straddles a cache line.
 #[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(align(32))]
 pub(super) struct Cell {
-    /// Line keys of the neighbours, one per direction, kept for every cell.
+    /// Line keys of the neighbours, one per direction. Kept for every cell, walls and the
+    /// padding included (their keys are never read), so a move updates them without a test.
     pub(super) keys: [u32; 4],
-    /// Per colour, per direction: the shape a stone of that colour would make here. Read only
-    /// while the cell is empty; `threats` and `values` always agree with it.
-    pub(super) shapes: [[Shape; 4]; 2],
-    /// Per colour: the cell's worth to that colour as the side to move and as the side waiting.
-    pub(super) values: [CellValue; 2],
-    pub(super) threats: [Threat; 2],
+    /// Per colour: the shape a stone of that colour would make here in each direction, which
+    /// is also the index of the cell's threat and worth in that colour's [`CellTable`]. Read
+    /// only while the cell is empty.
+    pub(super) shapes: [PackedShapes; 2],
     /// Empty, black, white or wall.
     pub(super) code: u8,
     /// How many stones are within [`NEAR_DISTANCE`] of the cell along a line.
     pub(super) near: u8,
 }
 
-pub(super) const WALL_STATE: Cell = Cell {
-    keys: [0; 4],
-    shapes: [[Shape::Dead; 4]; 2],
-    values: [[0; 2]; 2],
-    threats: [Threat::None; 2],
-    code: WALL_CELL,
-    near: 0,
-};
+pub(super) const WALL_STATE: Cell = Cell { keys: [0; 4], shapes: [0; 2], code: WALL_CELL, near: 0 };
+
+/// The padded array's cells, in an array whose length is a power of two: an index is masked
+/// to it instead of checked against it, which keeps every access in bounds and takes the
+/// checks out of a move's 40-cell update. Indices past [`CELLS`] hold walls and are never used.
+#[derive(Clone)]
+pub(super) struct Cells(Box<[Cell; CELL_SLOTS]>);
+
+const CELL_SLOTS: usize = CELLS.next_power_of_two();
+
+impl Cells {
+    pub(super) fn walls() -> Cells {
+        Cells(vec![WALL_STATE; CELL_SLOTS].into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!()))
+    }
+}
+
+impl std::ops::Index<usize> for Cells {
+    type Output = Cell;
+
+    #[inline(always)]
+    fn index(&self, i: usize) -> &Cell {
+        &self.0[i & (CELL_SLOTS - 1)]
+    }
+}
+
+impl std::ops::IndexMut<usize> for Cells {
+    #[inline(always)]
+    fn index_mut(&mut self, i: usize) -> &mut Cell {
+        &mut self.0[i & (CELL_SLOTS - 1)]
+    }
+}
+
+/// Offsets along a line of the cells whose near counts a stone changes, and of the others
+/// whose keys see it, nearest first.
+const NEAR_OFFSETS: [isize; 4] = [-1, 1, -2, 2];
+const FAR_OFFSETS: [isize; 6] = [-3, 3, -4, 4, -5, 5];
+
+const _: () = assert!(NEAR_DISTANCE == 2 && REACH == 5, "the offset lists spell these out");
 
 impl Board {
     /// Writes a cell code and updates the keys and near counts of its lines, and with `rescore`
     /// the shapes and scores of the empty cells on them.
     pub(super) fn set_cell(&mut self, i: usize, code: u8, rescore: bool) {
+        // Codes are 2-bit fields and the slot held the old code: XOR writes the new one.
+        let flip = u32::from(self.cells[i].code ^ code);
         self.cells[i].code = code;
         self.update_candidate(i);
-        let near_delta: i16 = if code == EMPTY_CELL { -1 } else { 1 };
+        let near_delta = if code == EMPTY_CELL { u8::MAX } else { 1 };
         for (d, &step) in DIRECTIONS.iter().enumerate() {
-            for offset in (-(REACH as isize)..=REACH as isize).filter(|&o| o != 0) {
+            for offset in NEAR_OFFSETS {
                 let q = (i as isize + offset * step) as usize;
                 let cell = &mut self.cells[q];
-                if cell.code == WALL_CELL {
-                    continue;
-                }
-                let shift = slot_shift(-offset);
-                cell.keys[d] = (cell.keys[d] & !(3 << shift)) | (u32::from(code) << shift);
-                if offset.abs() <= NEAR_DISTANCE {
-                    cell.near = (i16::from(cell.near) + near_delta) as u8;
-                    self.update_candidate(q);
-                }
-                if rescore && self.cells[q].code == EMPTY_CELL {
-                    self.refresh(q, d);
-                }
+                cell.keys[d] ^= flip << slot_shift(-offset);
+                cell.near = cell.near.wrapping_add(near_delta);
+                self.update_candidate(q);
+            }
+            for offset in FAR_OFFSETS {
+                let q = (i as isize + offset * step) as usize;
+                self.cells[q].keys[d] ^= flip << slot_shift(-offset);
+            }
+        }
+        if !rescore {
+            return;
+        }
+        let outermost = self.table.reads_outermost();
+        for (d, &step) in DIRECTIONS.iter().enumerate() {
+            let step = step as usize;
+            // Spelled out: the compiler kept a loop over a list of these offsets rolled.
+            self.refresh_if_empty(i - step, d);
+            self.refresh_if_empty(i + step, d);
+            self.refresh_if_empty(i - 2 * step, d);
+            self.refresh_if_empty(i + 2 * step, d);
+            self.refresh_if_empty(i - 3 * step, d);
+            self.refresh_if_empty(i + 3 * step, d);
+            self.refresh_if_empty(i - 4 * step, d);
+            self.refresh_if_empty(i + 4 * step, d);
+            if outermost {
+                self.refresh_if_empty(i - 5 * step, d);
+                self.refresh_if_empty(i + 5 * step, d);
             }
         }
     }
 
-    fn update_candidate(&mut self, i: usize) {
-        let bit = 1u64 << (i % 64);
-        if self.cells[i].code == EMPTY_CELL && self.cells[i].near > 0 {
-            self.candidate_bits[i / 64] |= bit;
-        } else {
-            self.candidate_bits[i / 64] &= !bit;
+    #[inline(always)]
+    fn refresh_if_empty(&mut self, i: usize, d: usize) {
+        if self.cells[i].code == EMPTY_CELL {
+            self.refresh(i, d);
         }
+    }
+
+    /// Branch-free: whether a cell near a move stays a candidate is a coin toss to the
+    /// predictor.
+    #[inline]
+    fn update_candidate(&mut self, i: usize) {
+        let candidate = u64::from(self.cells[i].code == EMPTY_CELL && self.cells[i].near > 0);
+        let word = &mut self.candidate_bits[i / 64];
+        *word = *word & !(1 << (i % 64)) | candidate << (i % 64);
     }
 
     /// Re-reads the shapes of empty cell `i` in direction `d` and re-scores the cell, noting
     /// its old scores in the open move's frame.
+    #[inline(always)]
     pub(super) fn refresh(&mut self, i: usize, d: usize) {
-        let [black, white] = self.table.shapes(self.cells[i].keys[d]);
-        if self.cells[i].shapes[0][d] == black && self.cells[i].shapes[1][d] == white {
+        let pair = self.table.pair(self.cells[i].keys[d]);
+        let shift = 4 * d;
+        let [black, white] = self.cells[i].shapes.map(|s| (s >> shift & 0xf) as u8);
+        if black | white << 4 == pair {
             return;
         }
         self.note_rescore(i);
-        let cell = &mut self.cells[i];
-        // Built by selects, not by storing into the array and reading it back whole: a wide
-        // load right after narrow stores to the same bytes stalls until the stores retire.
-        let old = cell.shapes;
-        let shapes: [[Shape; 4]; 2] =
-            std::array::from_fn(|c| std::array::from_fn(|k| if k == d { [black, white][c] } else { old[c][k] }));
-        cell.shapes = shapes;
-        for (c, &lines) in shapes.iter().enumerate() {
-            let (threat, value) = self.cell_tables[c].lookup(lines);
-            self.threat_counts[c][cell.threats[c] as usize] -= 1;
-            self.threat_counts[c][threat as usize] += 1;
-            add_value(&mut self.totals[c], cell.values[c], -1);
-            add_value(&mut self.totals[c], value, 1);
-            cell.threats[c] = threat;
-            cell.values[c] = value;
+        let mask = !(0xf << shift);
+        let old = self.cells[i].shapes;
+        let new = [
+            old[0] & mask | PackedShapes::from(pair & 0xf) << shift,
+            old[1] & mask | PackedShapes::from(pair >> 4) << shift,
+        ];
+        self.cells[i].shapes = new;
+        // Both colours, changed or not (then the updates cancel): which colour's shape a
+        // stone changes is a coin toss to the branch predictor.
+        for c in 0..2 {
+            let (before, after) = (self.cell_tables[c].entry(old[c]), self.cell_tables[c].entry(new[c]));
+            self.threat_counts[c][before.threat_slot()] -= 1;
+            self.threat_counts[c][after.threat_slot()] += 1;
+            self.totals[c] = self.totals[c] - before.worth() + after.worth();
         }
     }
 
     /// Removes a cell that is being filled from the totals.
     pub(super) fn exclude(&mut self, i: usize) {
         for c in 0..2 {
-            self.threat_counts[c][self.cells[i].threats[c] as usize] -= 1;
-            add_value(&mut self.totals[c], self.cells[i].values[c], -1);
+            let entry = self.cell_tables[c].entry(self.cells[i].shapes[c]);
+            self.threat_counts[c][entry.threat_slot()] -= 1;
+            self.totals[c] -= entry.worth();
         }
     }
 
     /// Adds a cell that has just been emptied back to the totals, with fresh shapes.
     pub(super) fn include(&mut self, i: usize) {
         for c in 0..2 {
-            self.threat_counts[c][self.cells[i].threats[c] as usize] += 1;
-            add_value(&mut self.totals[c], self.cells[i].values[c], 1);
+            let entry = self.cell_tables[c].entry(self.cells[i].shapes[c]);
+            self.threat_counts[c][entry.threat_slot()] += 1;
+            self.totals[c] += entry.worth();
         }
         for d in 0..4 {
             self.refresh(i, d);
@@ -135,12 +191,5 @@ impl Board {
                 })
             })
         })
-    }
-}
-
-/// Adds (`sign` 1) or removes (`sign` -1) a cell's worth in both roles to a colour's totals.
-fn add_value(totals: &mut [Score; 2], value: CellValue, sign: Score) {
-    for (total, v) in totals.iter_mut().zip(value) {
-        *total += sign * Score::from(v);
     }
 }

@@ -4,17 +4,15 @@
 //! [`Board::rescored`].
 
 use super::Board;
-use crate::gomoku::eval::CellValue;
-use crate::gomoku::pattern::Shape;
-use crate::gomoku::threat::{THREAT_KINDS, Threat};
-use crate::score::Score;
+use crate::gomoku::eval::{PackedShapes, Totals};
+use crate::gomoku::threat::THREAT_KINDS;
 
 /// What a move's taking back restores besides the cells in [`Board::rescored`].
 #[derive(Clone)]
 pub(super) struct Frame {
     /// Where this move's entries start in [`Board::rescored`].
     pub(super) first: usize,
-    pub(super) totals: [[Score; 2]; 2],
+    pub(super) totals: [Totals; 2],
     pub(super) threat_counts: [[u32; THREAT_KINDS]; 2],
 }
 
@@ -22,9 +20,7 @@ pub(super) struct Frame {
 #[derive(Clone)]
 pub(super) struct Rescored {
     pub(super) cell: u16,
-    pub(super) shapes: [[Shape; 4]; 2],
-    pub(super) values: [CellValue; 2],
-    pub(super) threats: [Threat; 2],
+    pub(super) shapes: [PackedShapes; 2],
 }
 
 impl Board {
@@ -39,13 +35,7 @@ impl Board {
         if self.frames.is_empty() {
             return;
         }
-        let cell = &self.cells[i];
-        self.rescored.push(Rescored {
-            cell: i as u16,
-            shapes: cell.shapes,
-            values: cell.values,
-            threats: cell.threats,
-        });
+        self.rescored.push(Rescored { cell: i as u16, shapes: self.cells[i].shapes });
     }
 
     /// Restores the cells, totals and counts of the last move's frame and closes it; `false`
@@ -55,8 +45,6 @@ impl Board {
         for old in self.rescored.drain(frame.first..).rev() {
             let cell = &mut self.cells[usize::from(old.cell)];
             cell.shapes = old.shapes;
-            cell.values = old.values;
-            cell.threats = old.threats;
         }
         self.totals = frame.totals;
         self.threat_counts = frame.threat_counts;

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""One-thread speed of two or more builds, measured in alternated runs (python3 stdlib only).
+
+A change that only makes nodes cheaper cannot be seen at fixed nodes, and timed runs on a shared
+machine vary by about 10 % from one run to the next, so this runs the builds in turns, round
+after round (the order rotates each round), and reports medians. Each round runs, per build:
+- `arbor bench DEPTH 1` and reads its `Nodes/second` (the search alone: no start-up, no table
+  clearing);
+- with `--positions`, each position of the file (ID MOVES a line, as
+  scripts/positions/middlegame-15.txt) through a fresh `pbrain-arbor` from the same folder, one
+  thread, `--nodes` nodes, and reads the nodes per second of its last MESSAGE line (a position
+  the first build answers without a search, or with one of under a tenth of the nodes, such as
+  a forced block or a win found early, is left out).
+Per build it prints the median bench rate, the geometric mean over the positions of each
+position's median rate, and both relative to the first build; and in how many rounds (or
+position runs) the build beat the first one. Run it on an idle machine and say so.
+
+Usage:
+  python3 scripts/speed.py --rounds 9 --positions scripts/positions/middlegame-15.txt \\
+      BASE/target/release NEW/target/release
+"""
+import argparse
+import math
+import re
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from depth_table import ARBOR_RE, read_positions  # noqa: E402
+from solve_rate import ask_all  # noqa: E402
+
+BENCH_RE = re.compile(r"^Nodes/second: (\d+)", re.M)
+
+
+def bench_rate(folder, depth):
+    out = subprocess.run([str(folder / "arbor"), "bench", str(depth), "1"], capture_output=True,
+                         text=True, check=True).stdout
+    return int(BENCH_RE.search(out)[1])
+
+
+def position_search(folder, position, nodes):
+    """(nodes, nodes per second) of the last iteration reported, or None without a search."""
+    _, _, messages = ask_all([str(folder / "pbrain-arbor")], position, 600_000, nodes, 120)
+    found = [m for m in map(ARBOR_RE.search, messages) if m]
+    return (int(found[-1][3]), int(found[-1][4])) if found else None
+
+
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("builds", nargs="+", type=Path,
+                    help="folders holding arbor and pbrain-arbor; the first is the reference")
+    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--depth", type=int, default=13, help="bench depth (default 13)")
+    ap.add_argument("--positions", help="positions file to search at fixed nodes as well")
+    ap.add_argument("--nodes", type=int, default=1_000_000, help="nodes per position (default 1,000,000)")
+    a = ap.parse_args()
+    builds = [b.resolve() for b in a.builds]
+    positions = read_positions(a.positions) if a.positions else []
+    # A position answered without a search (a forced reply) or by a short one (a win found
+    # early) has no rate worth measuring.
+    searched = []
+    for p in positions:
+        probe = position_search(builds[0], p, a.nodes)
+        if probe and probe[0] >= a.nodes // 10:
+            searched.append(p)
+        else:
+            print(f"{p['id']}: {'a short search' if probe else 'no search'}, left out")
+    positions = searched
+    bench = [[] for _ in builds]
+    rates = [[[] for _ in positions] for _ in builds]
+    for r in range(a.rounds):
+        order = [(r + k) % len(builds) for k in range(len(builds))]
+        for b in order:
+            bench[b].append(bench_rate(builds[b], a.depth))
+            for p, position in enumerate(positions):
+                rates[b][p].append(position_search(builds[b], position, a.nodes)[1])
+        print(f"round {r + 1}: bench " + ", ".join(f"{bench[b][-1]}" for b in range(len(builds))), flush=True)
+    print(f"{a.rounds} rounds, bench depth {a.depth}"
+          + (f", {len(positions)} positions at {a.nodes} nodes" if positions else "") + ", one thread")
+    ref_bench = statistics.median(bench[0])
+    ref_positions = geomean([statistics.median(r) for r in rates[0]]) if positions else None
+    for b, folder in enumerate(builds):
+        median = statistics.median(bench[b])
+        line = f"{str(folder):<50} bench {median:>9.0f} n/s ({median / ref_bench:.3f}x"
+        if b:
+            line += f", faster in {sum(x > y for x, y in zip(bench[b], bench[0]))}/{a.rounds}"
+        line += ")"
+        if positions:
+            mean = geomean([statistics.median(r) for r in rates[b]])
+            line += f"; positions {mean:>9.0f} n/s ({mean / ref_positions:.3f}x"
+            if b:
+                wins = sum(x > y for p in range(len(positions)) for x, y in zip(rates[b][p], rates[0][p]))
+                line += f", faster in {wins}/{a.rounds * len(positions)}"
+            line += ")"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
