@@ -2,8 +2,9 @@
 """One-thread speed of two or more builds, measured in alternated runs (python3 stdlib only).
 
 A change that only makes nodes cheaper cannot be seen at fixed nodes, and timed runs on a shared
-machine vary by about 10 % from one run to the next, so this runs the builds in turns, round
-after round (the order rotates each round), and reports medians. Each round runs, per build:
+machine vary by 10 % and more from one minute to the next, so this runs the builds back to back
+on each item, round after round (the order rotates each round), and compares them pair by pair.
+Each round runs, per build:
 - `arbor bench DEPTH 1` and reads its `Nodes/second` (the search alone: no start-up, no table
   clearing);
 - with `--positions`, each position of the file (ID MOVES a line, as
@@ -11,9 +12,9 @@ after round (the order rotates each round), and reports medians. Each round runs
   thread, `--nodes` nodes, and reads the nodes per second of its last MESSAGE line (a position
   the first build answers without a search, or with one of under a tenth of the nodes, such as
   a forced block or a win found early, is left out).
-Per build it prints the median bench rate, the geometric mean over the positions of each
-position's median rate, and both relative to the first build; and in how many rounds (or
-position runs) the build beat the first one. Run it on an idle machine and say so.
+Per build it prints the median bench rate and the geometric mean over the positions of each
+position's median rate; against the first build, the geometric mean of the paired ratios and in
+how many pairs it was faster. Run it on an idle machine and say so.
 
 Usage:
   python3 scripts/speed.py --rounds 9 --positions scripts/positions/middlegame-15.txt \\
@@ -75,29 +76,30 @@ def main():
     bench = [[] for _ in builds]
     rates = [[[] for _ in positions] for _ in builds]
     for r in range(a.rounds):
+        # The builds run back to back on each item, so that a slow drift of the machine's speed
+        # hits them alike; the order rotates each round.
         order = [(r + k) % len(builds) for k in range(len(builds))]
         for b in order:
             bench[b].append(bench_rate(builds[b], a.depth))
-            for p, position in enumerate(positions):
+        for p, position in enumerate(positions):
+            for b in order:
                 rates[b][p].append(position_search(builds[b], position, a.nodes)[1])
         print(f"round {r + 1}: bench " + ", ".join(f"{bench[b][-1]}" for b in range(len(builds))), flush=True)
     print(f"{a.rounds} rounds, bench depth {a.depth}"
           + (f", {len(positions)} positions at {a.nodes} nodes" if positions else "") + ", one thread")
-    ref_bench = statistics.median(bench[0])
-    ref_positions = geomean([statistics.median(r) for r in rates[0]]) if positions else None
+    print("per build: median bench n/s; geometric mean over positions of the median n/s; against the "
+          "first build, the geometric mean of the paired ratios (same round, same item) and how "
+          "often it was faster")
     for b, folder in enumerate(builds):
-        median = statistics.median(bench[b])
-        line = f"{str(folder):<50} bench {median:>9.0f} n/s ({median / ref_bench:.3f}x"
+        line = f"{str(folder):<40} bench {statistics.median(bench[b]):>9.0f}"
         if b:
-            line += f", faster in {sum(x > y for x, y in zip(bench[b], bench[0]))}/{a.rounds}"
-        line += ")"
+            ratios = [x / y for x, y in zip(bench[b], bench[0])]
+            line += f" ({geomean(ratios):.3f}x, faster {sum(q > 1 for q in ratios)}/{len(ratios)})"
         if positions:
-            mean = geomean([statistics.median(r) for r in rates[b]])
-            line += f"; positions {mean:>9.0f} n/s ({mean / ref_positions:.3f}x"
+            line += f"; positions {geomean([statistics.median(r) for r in rates[b]]):>9.0f}"
             if b:
-                wins = sum(x > y for p in range(len(positions)) for x, y in zip(rates[b][p], rates[0][p]))
-                line += f", faster in {wins}/{a.rounds * len(positions)}"
-            line += ")"
+                ratios = [x / y for p in range(len(positions)) for x, y in zip(rates[b][p], rates[0][p])]
+                line += f" ({geomean(ratios):.3f}x, faster {sum(q > 1 for q in ratios)}/{len(ratios)})"
         print(line)
 
 

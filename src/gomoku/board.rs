@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 use cells::{Cells, EMPTY_CELL, WALL_CELL};
 use frames::{Frame, Rescored};
 
-use super::eval::{self, CellEntry, CellTable, MOVER, Totals, pack_shapes, unpack_shapes};
+use super::eval::{self, CellEntry, CellTable, MOVER, PackedShapes, Totals, unpack_shapes};
 use super::pattern::{PatternTable, Shape, slot_shift};
 use super::threat::{THREAT_KINDS, Threat};
 use super::types::{
@@ -349,9 +349,10 @@ impl Board {
     ) -> Threat {
         let state = &self.cells[cell.index()];
         let key = state.keys[direction] | u32::from(stone.code()) << slot_shift(offset);
-        let mut shapes = unpack_shapes(state.shapes[color.index()]);
-        shapes[direction] = self.table.shapes(key)[color.index()];
-        self.cell_tables[color.index()].entry(pack_shapes(shapes)).threat()
+        let shape = PackedShapes::from(self.table.pair(key) >> (4 * color.index()) & 0xf);
+        let shift = 4 * direction;
+        let shapes = state.shapes[color.index()] & !(0xf << shift) | shape << shift;
+        self.cell_tables[color.index()].entry(shapes).threat()
     }
 
     /// Empty cells where `color` would make exactly `threat`.
@@ -432,6 +433,7 @@ impl Board {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::gomoku::eval::pack_shapes;
 
     pub fn mv(x: usize, y: usize) -> Move {
         Move::new(x, y).unwrap()

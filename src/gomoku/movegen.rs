@@ -118,11 +118,12 @@ impl Board {
 
     /// The cells where `opp` would make `threat` and may play, if any.
     fn threat_cells(&self, opp: Color, threat: Threat) -> Option<Vec<Move>> {
-        if self.threat_count(opp, threat) == 0 {
+        let count = self.threat_count(opp, threat) as usize;
+        if count == 0 {
             return None;
         }
         let threats: Vec<Move> =
-            self.candidates().filter(|&m| self.threat(m, opp) == threat && self.is_legal_for(m, opp)).collect();
+            self.cells_with_threat(opp, threat).take(count).filter(|&m| self.is_legal_for(m, opp)).collect();
         (!threats.is_empty()).then_some(threats)
     }
 
@@ -202,7 +203,7 @@ impl Board {
     /// stone stops every five.
     pub(crate) fn five_stops(&self, color: Color, out: &mut Vec<Move>) {
         out.clear();
-        out.extend(self.candidates().filter(|&m| self.threat(m, color) == Threat::Five));
+        out.extend(self.cells_with_threat(color, Threat::Five).take(self.threat_count(color, Threat::Five) as usize));
         let caro = self.rule() == Rule::Caro;
         if out.len() <= 1 && !caro {
             return;
@@ -233,7 +234,14 @@ impl Board {
         if self.threat_count(color, threat) == 0 {
             return None;
         }
-        self.candidates().find(|&m| self.threat(m, color) == threat)
+        self.cells_with_threat(color, threat).next()
+    }
+
+    /// The candidate cells where `color` would make exactly `threat`, in board order. Every
+    /// cell of a four or better is a candidate (it shares a five's window with three stones),
+    /// so taking as many as the count stops the scan early without missing one.
+    fn cells_with_threat(&self, color: Color, threat: Threat) -> impl Iterator<Item = Move> + '_ {
+        self.candidates().filter(move |&m| self.threat(m, color) == threat)
     }
 
     /// Attack plus defence: what the move makes for us and what it takes from the opponent.

@@ -170,9 +170,9 @@ struct Worker<'a, G: Game> {
     static_evals: Vec<Option<Score>>,
     /// Per ply, the moves searched so far at the node (pruned ones are not).
     searched_lists: Vec<Vec<G::Move>>,
-    /// Scratch space of [`Worker::order_moves`]: ordering key and index of every move, and
-    /// the list the kept moves are copied from.
-    keyed_moves: Vec<(i64, usize)>,
+    /// Scratch space of [`Worker::order_moves`]: ordering key and index of every move, packed
+    /// in one integer, and the list the kept moves are copied from.
+    keyed_moves: Vec<i64>,
     kept_moves: Vec<G::Move>,
     /// The game's static ordering hints of the moves being ordered, in their order.
     move_scores: Vec<i32>,

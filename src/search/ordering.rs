@@ -5,6 +5,10 @@ use super::Worker;
 use crate::game::Game;
 use crate::params::{self, Id};
 
+/// Bits of a move's index in its sort key: move lists are far shorter than 2^16.
+const INDEX_BITS: u32 = 16;
+const INDEX_MASK: i64 = (1 << INDEX_BITS) - 1;
+
 /// History scores saturate at this magnitude (the "gravity" update keeps them inside).
 const HISTORY_MAX: i32 = 8_192;
 
@@ -22,16 +26,25 @@ impl<G: Game> Worker<'_, G> {
         let killers = self.killers[ply as usize];
         let mut keyed = std::mem::take(&mut self.keyed_moves);
         self.pos.order_scores(moves, &mut self.move_scores);
+        // One i64 per move, the ordering key above the move's index: sorting plain integers is
+        // cheaper than sorting pairs, and the index still breaks ties, so both ways below keep
+        // generation order among equal keys. Keys stay far inside the 47 bits left to them.
         let key = |mv: G::Move, score: i32| {
             if Some(mv) == tt_move {
-                return i64::MIN;
+                return i64::MIN >> INDEX_BITS;
             }
             let killer = if killers.contains(&Some(mv)) { params::get(Id::killer_bonus) } else { 0 };
             -i64::from(score + self.history[G::history_index(mv)] / 4 + killer)
         };
+        debug_assert!(moves.len() <= 1 << INDEX_BITS);
         keyed.clear();
-        keyed.extend(moves.iter().zip(&self.move_scores).enumerate().map(|(index, (&mv, &s))| (key(mv, s), index)));
-        // The index breaks ties, so both ways keep generation order among equal keys.
+        keyed.extend(
+            moves
+                .iter()
+                .zip(&self.move_scores)
+                .enumerate()
+                .map(|(index, (&mv, &s))| key(mv, s) << INDEX_BITS | index as i64),
+        );
         if let Some(keep) = keep.map(|k| k.max(1)).filter(|&k| k < moves.len()) {
             keyed.select_nth_unstable(keep - 1);
             keyed.truncate(keep);
@@ -41,7 +54,7 @@ impl<G: Game> Worker<'_, G> {
         let old = std::mem::take(&mut self.kept_moves);
         let mut old = std::mem::replace(moves, old);
         moves.clear();
-        moves.extend(keyed.iter().map(|&(_, index)| old[index]));
+        moves.extend(keyed.iter().map(|&packed| old[(packed & INDEX_MASK) as usize]));
         old.clear();
         self.kept_moves = old;
         self.keyed_moves = keyed;
