@@ -320,7 +320,7 @@ impl Board {
     }
 
     fn entry(&self, mv: Move, color: Color) -> CellEntry {
-        self.cell_tables[color.index()].entry(self.cells[mv.index()].shapes[color.index()])
+        self.cells[mv.index()].entries[color.index()]
     }
 
     /// The shapes `color` would make on the empty cell `mv`, one per direction.
@@ -500,6 +500,7 @@ pub(crate) mod tests {
             for (c, &lines) in shapes.iter().enumerate() {
                 fresh.cells[i].shapes[c] = pack_shapes(lines);
                 let entry = board.cell_tables[c].entry(pack_shapes(lines));
+                fresh.cells[i].entries[c] = entry;
                 fresh.threat_counts[c][entry.threat() as usize] += 1;
                 fresh.totals[c] += entry.worth();
             }

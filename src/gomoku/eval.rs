@@ -119,6 +119,9 @@ pub struct CellEntry(u32);
 const THREAT_SHIFT: u32 = 28;
 
 impl CellEntry {
+    /// A cell that threatens nothing and is worth nothing: what every shape dead makes.
+    pub const NOTHING: CellEntry = CellEntry((Threat::None as u32) << THREAT_SHIFT);
+
     fn new(threat: Threat, [mover, waiter]: CellValue) -> CellEntry {
         CellEntry((threat as u32) << THREAT_SHIFT | mover as u32 | (waiter as u32) << 14)
     }

@@ -4,7 +4,7 @@
 //! they sum to and the bit set of candidate cells.
 
 use super::Board;
-use crate::gomoku::eval::PackedShapes;
+use crate::gomoku::eval::{CellEntry, PackedShapes};
 use crate::gomoku::pattern::{WALL, slot_shift};
 use crate::gomoku::types::{CELLS, DIRECTIONS, Move, REACH};
 
@@ -25,13 +25,17 @@ pub(super) struct Cell {
     /// is also the index of the cell's threat and worth in that colour's [`CellTable`]. Read
     /// only while the cell is empty.
     pub(super) shapes: [PackedShapes; 2],
+    /// Per colour: the table's entry for `shapes`, kept so that neither a re-scoring nor move
+    /// generation has to look it up.
+    pub(super) entries: [CellEntry; 2],
     /// Empty, black, white or wall.
     pub(super) code: u8,
     /// How many stones are within [`NEAR_DISTANCE`] of the cell along a line.
     pub(super) near: u8,
 }
 
-pub(super) const WALL_STATE: Cell = Cell { keys: [0; 4], shapes: [0; 2], code: WALL_CELL, near: 0 };
+pub(super) const WALL_STATE: Cell =
+    Cell { keys: [0; 4], shapes: [0; 2], entries: [CellEntry::NOTHING; 2], code: WALL_CELL, near: 0 };
 
 /// The padded array's cells, in an array whose length is a power of two: an index is masked
 /// to it instead of checked against it, which keeps every access in bounds and takes the
@@ -151,7 +155,8 @@ impl Board {
         // Both colours, changed or not (then the updates cancel): which colour's shape a
         // stone changes is a coin toss to the branch predictor.
         for c in 0..2 {
-            let (before, after) = (self.cell_tables[c].entry(old[c]), self.cell_tables[c].entry(new[c]));
+            let (before, after) = (self.cells[i].entries[c], self.cell_tables[c].entry(new[c]));
+            self.cells[i].entries[c] = after;
             self.threat_counts[c][before.threat_slot()] -= 1;
             self.threat_counts[c][after.threat_slot()] += 1;
             self.totals[c] = self.totals[c] - before.worth() + after.worth();
@@ -161,7 +166,7 @@ impl Board {
     /// Removes a cell that is being filled from the totals.
     pub(super) fn exclude(&mut self, i: usize) {
         for c in 0..2 {
-            let entry = self.cell_tables[c].entry(self.cells[i].shapes[c]);
+            let entry = self.cells[i].entries[c];
             self.threat_counts[c][entry.threat_slot()] -= 1;
             self.totals[c] -= entry.worth();
         }
@@ -170,7 +175,7 @@ impl Board {
     /// Adds a cell that has just been emptied back to the totals, with fresh shapes.
     pub(super) fn include(&mut self, i: usize) {
         for c in 0..2 {
-            let entry = self.cell_tables[c].entry(self.cells[i].shapes[c]);
+            let entry = self.cells[i].entries[c];
             self.threat_counts[c][entry.threat_slot()] += 1;
             self.totals[c] += entry.worth();
         }

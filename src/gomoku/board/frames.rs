@@ -4,7 +4,7 @@
 //! [`Board::rescored`].
 
 use super::Board;
-use crate::gomoku::eval::{PackedShapes, Totals};
+use crate::gomoku::eval::{CellEntry, PackedShapes, Totals};
 use crate::gomoku::threat::THREAT_KINDS;
 
 /// What a move's taking back restores besides the cells in [`Board::rescored`].
@@ -21,6 +21,7 @@ pub(super) struct Frame {
 pub(super) struct Rescored {
     pub(super) cell: u16,
     pub(super) shapes: [PackedShapes; 2],
+    pub(super) entries: [CellEntry; 2],
 }
 
 impl Board {
@@ -35,7 +36,8 @@ impl Board {
         if self.frames.is_empty() {
             return;
         }
-        self.rescored.push(Rescored { cell: i as u16, shapes: self.cells[i].shapes });
+        let cell = &self.cells[i];
+        self.rescored.push(Rescored { cell: i as u16, shapes: cell.shapes, entries: cell.entries });
     }
 
     /// Restores the cells, totals and counts of the last move's frame and closes it; `false`
@@ -45,6 +47,7 @@ impl Board {
         for old in self.rescored.drain(frame.first..).rev() {
             let cell = &mut self.cells[usize::from(old.cell)];
             cell.shapes = old.shapes;
+            cell.entries = old.entries;
         }
         self.totals = frame.totals;
         self.threat_counts = frame.threat_counts;
