@@ -154,8 +154,8 @@ impl Board {
         self.cells[i].shapes = new;
         // Both colours, changed or not (then the updates cancel): which colour's shape a
         // stone changes is a coin toss to the branch predictor.
-        for c in 0..2 {
-            let (before, after) = (self.cells[i].entries[c], self.cell_tables[c].entry(new[c]));
+        for (c, &shapes) in new.iter().enumerate() {
+            let (before, after) = (self.cells[i].entries[c], self.cell_tables[c].entry(shapes));
             self.cells[i].entries[c] = after;
             self.threat_counts[c][before.threat_slot()] -= 1;
             self.threat_counts[c][after.threat_slot()] += 1;
