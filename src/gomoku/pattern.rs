@@ -191,6 +191,31 @@ impl PatternTable {
     }
 }
 
+/// Offsets of empty cells within four of the centre (at most eight), kept on the stack: the
+/// tables classify millions of keys, and a heap list per key made most of their build time.
+#[derive(Clone, Copy, Default)]
+struct Offsets {
+    cells: [isize; 2 * (REACH - 1)],
+    len: usize,
+}
+
+impl Offsets {
+    fn of(offset: isize) -> Offsets {
+        let mut offsets = Offsets::default();
+        offsets.push(offset);
+        offsets
+    }
+
+    fn push(&mut self, offset: isize) {
+        self.cells[self.len] = offset;
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[isize] {
+        &self.cells[..self.len]
+    }
+}
+
 /// Memoised recursive classification of one colour's shapes.
 struct Classifier {
     own: u32,
@@ -250,32 +275,32 @@ impl Classifier {
         }
         // Only cells within four of the centre can share a five with it.
         let reach = REACH as isize - 1;
-        let empties: Vec<isize> = (-reach..=reach).filter(|&o| o != 0 && Self::cell(key, o) == EMPTY).collect();
-        let mut fives = Vec::new();
-        let mut best: Option<(Shape, Vec<isize>)> = None;
-        for &o in &empties {
+        let mut fives = Offsets::default();
+        let mut best: Option<(Shape, Offsets)> = None;
+        for o in (-reach..=reach).filter(|&o| o != 0 && Self::cell(key, o) == EMPTY) {
             let next = self.shape(self.with_own(key, o));
             if next == Shape::Five {
                 fives.push(o);
             } else if next.rank() > 0 && best.as_ref().is_none_or(|(b, _)| next.rank() > b.rank()) {
-                best = Some((next, vec![o]));
+                best = Some((next, Offsets::of(o)));
             } else if let Some((b, cells)) = best.as_mut()
                 && next.rank() == b.rank()
             {
                 cells.push(o);
             }
         }
+        let fives = fives.as_slice();
         match fives.len() {
             0 => {}
             1 => return if self.fills_gap(key, fives[0]) { Shape::JumpFour } else { Shape::RushFour },
-            _ if self.rule == FiveRule::RenjuBlack && !Self::is_straight_four(&fives) => return Shape::DoubleFour,
-            _ if self.rule == FiveRule::Caro && self.one_stone_stops(key, &fives) => return Shape::RushFour,
+            _ if self.rule == FiveRule::RenjuBlack && !Self::is_straight_four(fives) => return Shape::DoubleFour,
+            _ if self.rule == FiveRule::Caro && self.one_stone_stops(key, fives) => return Shape::RushFour,
             _ => return Shape::LiveFour,
         }
         let Some((next, cells)) = best else { return Shape::Dead };
         match next {
             Shape::LiveFour => {
-                if cells.iter().all(|&o| self.fills_gap(key, o)) {
+                if cells.as_slice().iter().all(|&o| self.fills_gap(key, o)) {
                     Shape::JumpLiveThree
                 } else {
                     Shape::LiveThree
