@@ -14,10 +14,12 @@ Each round runs, per build:
   a forced block or a win found early, is left out).
 Per build it prints the median bench rate and the geometric mean over the positions of each
 position's median rate; against the first build, the geometric mean of the paired ratios and in
-how many pairs it was faster. Run it on an idle machine and say so.
+how many pairs it was faster (so the ratio is not the quotient of the two printed rates). Run it
+on an idle machine and say so. The positions are read as freestyle 15x15; the filter compares
+the nodes of the last iteration the probe completed, not all it searched.
 
 Usage:
-  python3 scripts/speed.py --rounds 9 --positions scripts/positions/middlegame-15.txt \\
+  python3 scripts/speed.py --rounds 10 --positions scripts/positions/middlegame-15.txt \\
       BASE/target/release NEW/target/release
 """
 import argparse
@@ -56,7 +58,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("builds", nargs="+", type=Path,
                     help="folders holding arbor and pbrain-arbor; the first is the reference")
-    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--rounds", type=int, default=10,
+                    help="rounds (default 10: an even count lets two builds go first equally often)")
     ap.add_argument("--depth", type=int, default=13, help="bench depth (default 13)")
     ap.add_argument("--positions", help="positions file to search at fixed nodes as well")
     ap.add_argument("--nodes", type=int, default=1_000_000, help="nodes per position (default 1,000,000)")
@@ -83,7 +86,11 @@ def main():
             bench[b].append(bench_rate(builds[b], a.depth))
         for p, position in enumerate(positions):
             for b in order:
-                rates[b][p].append(position_search(builds[b], position, a.nodes)[1])
+                found = position_search(builds[b], position, a.nodes)
+                if found is None:
+                    print(f"round {r + 1}: {builds[b]} reported no search on {position['id']}; "
+                          "that item of the round is left out for every build")
+                rates[b][p].append(found[1] if found else None)
         print(f"round {r + 1}: bench " + ", ".join(f"{bench[b][-1]}" for b in range(len(builds))), flush=True)
     print(f"{a.rounds} rounds, bench depth {a.depth}"
           + (f", {len(positions)} positions at {a.nodes} nodes" if positions else "") + ", one thread")
@@ -96,9 +103,11 @@ def main():
             ratios = [x / y for x, y in zip(bench[b], bench[0])]
             line += f" ({geomean(ratios):.3f}x, faster {sum(q > 1 for q in ratios)}/{len(ratios)})"
         if positions:
-            line += f"; positions {geomean([statistics.median(r) for r in rates[b]]):>9.0f}"
+            medians = [statistics.median(x for x in r if x is not None) for r in rates[b] if any(r)]
+            line += f"; positions {geomean(medians):>9.0f}"
             if b:
-                ratios = [x / y for p in range(len(positions)) for x, y in zip(rates[b][p], rates[0][p])]
+                ratios = [x / y for p in range(len(positions)) for x, y in zip(rates[b][p], rates[0][p])
+                          if x is not None and y is not None]
                 line += f" ({geomean(ratios):.3f}x, faster {sum(q > 1 for q in ratios)}/{len(ratios)})"
         print(line)
 

@@ -478,6 +478,10 @@ pub(crate) mod tests {
         fresh.totals = [0; 2];
         fresh.threat_counts = [[0; THREAT_KINDS]; 2];
         fresh.candidate_bits = [0; CELLS.div_ceil(64)];
+        let mut on_board = vec![false; CELLS];
+        for i in board.playable() {
+            on_board[i] = true;
+        }
         for i in board.playable() {
             let cell = &board.cells[i];
             let at = |d: usize, offset: isize| board.cells[(i as isize + offset * DIRECTIONS[d]) as usize].code;
@@ -486,9 +490,10 @@ pub(crate) mod tests {
                     .filter(|&o| o != 0)
                     .fold(0, |key, o| key | u32::from(at(d, o)) << slot_shift(o))
             });
+            // Stones and added walls count; the padding does not.
             let near = (0..4)
-                .flat_map(|d| [-2, -1, 1, 2].map(|o| at(d, o)))
-                .filter(|&code| code == Color::Black.code() || code == Color::White.code())
+                .flat_map(|d| [-2, -1, 1, 2].map(|o| (i as isize + o * DIRECTIONS[d]) as usize))
+                .filter(|&q| on_board[q] && board.cells[q].code != EMPTY_CELL)
                 .count() as u8;
             fresh.cells[i].keys = keys;
             fresh.cells[i].near = near;
@@ -516,7 +521,7 @@ pub(crate) mod tests {
         assert_eq!(a.totals, b.totals);
         assert_eq!(a.threat_counts, b.threat_counts);
         assert_eq!(a.candidate_bits, b.candidate_bits);
-        // A wall's own lines are never read, so they are not kept.
+        // A wall's shapes are never read, so they are not kept.
         for i in a.playable().filter(|&i| a.cells[i].code != WALL_CELL) {
             let (x, y) = (&a.cells[i], &b.cells[i]);
             assert!(x.keys == y.keys && x.near == y.near && x.code == y.code, "cell {i}");
@@ -562,10 +567,10 @@ pub(crate) mod tests {
         assert_same_state(&board, &start);
     }
 
-    /// The incremental update against the board's cache rebuilt from its stones, along
-    /// pseudo-random games
-    /// with take-backs under every rule (the compact and the full pattern tables) and on the
-    /// smallest and largest boards.
+    /// The incremental update against the board's cache rebuilt from its stones and walls,
+    /// along pseudo-random games with take-backs and walls added, under every rule (the compact
+    /// and the full pattern tables) and on the smallest and largest boards, in the top left and
+    /// the bottom right corner.
     #[test]
     fn incremental_state_matches_a_rebuilt_board_along_random_games() {
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
@@ -583,17 +588,20 @@ pub(crate) mod tests {
             (5, Rule::Freestyle),
             (32, Rule::Caro),
         ] {
-            for _ in 0..8 {
+            for game in 0..8 {
                 let mut board = Board::new(size, size, rule).unwrap();
+                // Crowded into a corner window, so that long lines, overlines and lines shut by
+                // the board's edge come up.
+                let window = size.min(7);
+                let corner = if game % 2 == 0 { 0 } else { size - window };
                 for _ in 0..80 {
+                    let mv = mv(corner + next(window), corner + next(window));
                     if board.is_over() || (!board.history.is_empty() && next(4) == 0) {
                         board.undo();
-                    } else {
-                        // Crowded into a corner window, so that long lines, overlines and
-                        // lines shut by the walls come up.
-                        let window = size.min(7);
-                        let mv = mv(next(window), next(window));
-                        if board.is_empty(mv) {
+                    } else if board.is_empty(mv) {
+                        if next(30) == 0 {
+                            board.add_wall(mv).unwrap();
+                        } else {
                             board.make(mv);
                         }
                     }

@@ -167,6 +167,7 @@ pub type PackedShapes = u16;
 
 const _: () = assert!(SHAPE_KINDS <= 16, "a shape fits in four bits");
 
+#[cfg(test)]
 pub fn pack_shapes(shapes: [Shape; 4]) -> PackedShapes {
     shapes.iter().rev().fold(0, |acc, &s| acc << 4 | s as PackedShapes)
 }
@@ -219,6 +220,7 @@ impl CellTable {
         self.entries[usize::from(shapes)]
     }
 
+    #[cfg(test)]
     pub fn lookup(&self, shapes: [Shape; 4]) -> (Threat, CellValue) {
         let entry = self.entry(pack_shapes(shapes));
         (entry.threat(), entry.value())

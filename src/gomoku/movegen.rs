@@ -237,9 +237,10 @@ impl Board {
         self.cells_with_threat(color, threat).next()
     }
 
-    /// The candidate cells where `color` would make exactly `threat`, in board order. Every
-    /// cell of a four or better is a candidate (it shares a five's window with three stones),
-    /// so taking as many as the count stops the scan early without missing one.
+    /// The candidate cells where `color` would make exactly `threat`, in board order. The
+    /// threat count bounds the matches, so taking as many as it says never drops one; and since
+    /// every cell of a four or better is a candidate (it shares a five's window with three
+    /// stones), the scan then stops early.
     fn cells_with_threat(&self, color: Color, threat: Threat) -> impl Iterator<Item = Move> + '_ {
         self.candidates().filter(move |&m| self.threat(m, color) == threat)
     }

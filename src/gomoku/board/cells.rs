@@ -18,8 +18,9 @@ pub(super) const WALL_CELL: u8 = WALL as u8;
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(align(32))]
 pub(super) struct Cell {
-    /// Line keys of the neighbours, one per direction. Kept for every cell, walls and the
-    /// padding included (their keys are never read), so a move updates them without a test.
+    /// Line keys of the neighbours, one per direction. Updated for every cell, walls and the
+    /// padding included, so that a move needs no test; only empty cells' keys are read (the
+    /// padding's start at zero and mean nothing).
     pub(super) keys: [u32; 4],
     /// Per colour: the shape a stone of that colour would make here in each direction, which
     /// is also the index of the cell's threat and worth in that colour's [`CellTable`]. Read
@@ -30,7 +31,7 @@ pub(super) struct Cell {
     pub(super) entries: [CellEntry; 2],
     /// Empty, black, white or wall.
     pub(super) code: u8,
-    /// How many stones are within [`NEAR_DISTANCE`] of the cell along a line.
+    /// How many stones and walls are within [`NEAR_DISTANCE`] of the cell along a line.
     pub(super) near: u8,
 }
 
@@ -56,6 +57,7 @@ impl std::ops::Index<usize> for Cells {
 
     #[inline(always)]
     fn index(&self, i: usize) -> &Cell {
+        debug_assert!(i < CELLS);
         &self.0[i & (CELL_SLOTS - 1)]
     }
 }
@@ -63,6 +65,7 @@ impl std::ops::Index<usize> for Cells {
 impl std::ops::IndexMut<usize> for Cells {
     #[inline(always)]
     fn index_mut(&mut self, i: usize) -> &mut Cell {
+        debug_assert!(i < CELLS);
         &mut self.0[i & (CELL_SLOTS - 1)]
     }
 }
@@ -78,7 +81,8 @@ impl Board {
     /// Writes a cell code and updates the keys and near counts of its lines, and with `rescore`
     /// the shapes and scores of the empty cells on them.
     pub(super) fn set_cell(&mut self, i: usize, code: u8, rescore: bool) {
-        // Codes are 2-bit fields and the slot held the old code: XOR writes the new one.
+        // Codes are 2-bit fields and, in every key that is read, the slot held the old code:
+        // XOR writes the new one.
         let flip = u32::from(self.cells[i].code ^ code);
         self.cells[i].code = code;
         self.update_candidate(i);
