@@ -23,7 +23,9 @@ Results: one JSON line per pair in --out, written as each pair ends: {"pair", "o
 "games": [two games, see referee.py], "run": a signature of the engines, limits and openings}. A
 run started again with the same --out plays only the pairs the file lacks, so an interrupted run
 resumes; a file of another run is refused. Stop a run with Ctrl-C: killing only this process
-leaves the workers' c-gomoku-cli games running to their end. At the end: the first engine's W-L-D with
+leaves the workers' c-gomoku-cli games running to their end. A run started in the background
+(`nohup ... &`) ignores SIGINT: start it with `setsid` and stop it with `kill -- -PGID`, which
+ends its whole process group, games included. At the end: the first engine's W-L-D with
 its Elo (scripts/elo.py) and the pair scores (pentanomial: how many pairs it scored 0, 0.5, 1,
 1.5 and 2). With --sprt ELO0 ELO1 the run stops as soon as a pentanomial SPRT (alpha = beta =
 0.05, logistic Elo, fishtest's normal approximation) accepts either hypothesis.

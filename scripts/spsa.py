@@ -18,8 +18,9 @@ Iterations run in batches of --batch from one θ, so the workers (scripts/games.
 a local cluster, --scheduler, --direct) stay busy. After each batch the run appends one line to
 --history (k, θ, and each iteration's opening, signs and R) and then replaces its state (--state:
 the settings, k and θ), so a run stopped anywhere resumes from its last batch when started again
-with the same --state, which then supplies the settings. The games are freestyle 15x15. At the
-end it prints θ as NAME=VALUE lines, the tuned values.
+with the same --state, which then supplies the settings (stop a background run as games.py says:
+`setsid` to start it, `kill -- -PGID` to end it with its games). The games are freestyle 15x15.
+At the end it prints θ as NAME=VALUE lines, the tuned values.
 
 Usage:
   target/runner-venv/bin/python scripts/spsa.py --state target/spsa/run1.json --iterations 20000 \\

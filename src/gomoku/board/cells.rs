@@ -139,15 +139,12 @@ impl Board {
     }
 
     /// Re-reads the shapes of empty cell `i` in direction `d` and re-scores the cell, noting
-    /// its old scores in the open move's frame.
+    /// its old scores in the open move's frame. Nearly every call changes a shape, so it
+    /// re-scores without first testing whether the shapes changed.
     #[inline(always)]
     pub(super) fn refresh(&mut self, i: usize, d: usize) {
         let pair = self.table.pair(self.cells[i].keys[d]);
         let shift = 4 * d;
-        let [black, white] = self.cells[i].shapes.map(|s| (s >> shift & 0xf) as u8);
-        if black | white << 4 == pair {
-            return;
-        }
         self.note_rescore(i);
         let mask = !(0xf << shift);
         let old = self.cells[i].shapes;
