@@ -19,8 +19,8 @@ use std::sync::OnceLock;
 use cells::{Cells, EMPTY_CELL, WALL_CELL};
 use frames::{Frame, Rescored};
 
-use super::eval::{self, CellEntry, CellTable, MOVER, PackedShapes, Totals, unpack_shapes};
-use super::pattern::{PatternTable, Shape, slot_shift};
+use super::eval::{self, CellEntry, CellTable, MOVER, Totals, unpack_shapes, with_shape};
+use super::pattern::{PatternTable, Shape, pair_shape, slot_shift};
 use super::threat::{THREAT_KINDS, Threat};
 use super::types::{
     BoardError, CELLS, Color, DIRECTIONS, MAX_SIZE, MIN_SIZE, Move, MoveError, PAD, REACH, Rule, STRIDE,
@@ -349,9 +349,8 @@ impl Board {
     ) -> Threat {
         let state = &self.cells[cell.index()];
         let key = state.keys[direction] | u32::from(stone.code()) << slot_shift(offset);
-        let shape = PackedShapes::from(self.table.pair(key) >> (4 * color.index()) & 0xf);
-        let shift = 4 * direction;
-        let shapes = state.shapes[color.index()] & !(0xf << shift) | shape << shift;
+        let shape = pair_shape(self.table.pair(key), color.index());
+        let shapes = with_shape(state.shapes[color.index()], direction, shape);
         self.cell_tables[color.index()].entry(shapes).threat()
     }
 

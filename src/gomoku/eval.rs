@@ -116,6 +116,7 @@ const VALUE_MAX: Score = (1 << 14) - 1;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CellEntry(u32);
 
+const WAITER_SHIFT: u32 = 14;
 const THREAT_SHIFT: u32 = 28;
 
 impl CellEntry {
@@ -123,7 +124,7 @@ impl CellEntry {
     pub const NOTHING: CellEntry = CellEntry((Threat::None as u32) << THREAT_SHIFT);
 
     fn new(threat: Threat, [mover, waiter]: CellValue) -> CellEntry {
-        CellEntry((threat as u32) << THREAT_SHIFT | mover as u32 | (waiter as u32) << 14)
+        CellEntry((threat as u32) << THREAT_SHIFT | mover as u32 | (waiter as u32) << WAITER_SHIFT)
     }
 
     #[inline]
@@ -140,13 +141,14 @@ impl CellEntry {
 
     #[inline]
     pub fn value(self) -> CellValue {
-        [(self.0 & VALUE_MAX as u32) as i16, (self.0 >> 14 & VALUE_MAX as u32) as i16]
+        [(self.0 & VALUE_MAX as u32) as i16, (self.0 >> WAITER_SHIFT & VALUE_MAX as u32) as i16]
     }
 
     /// The worth in both roles as one [`Totals`] term.
     #[inline]
     pub fn worth(self) -> Totals {
-        Totals::from(self.0 & VALUE_MAX as u32) | Totals::from(self.0 & (VALUE_MAX as u32) << 14) << 18
+        Totals::from(self.0 & VALUE_MAX as u32)
+            | Totals::from(self.0 & (VALUE_MAX as u32) << WAITER_SHIFT) << (32 - WAITER_SHIFT)
     }
 }
 
@@ -170,6 +172,12 @@ const _: () = assert!(SHAPE_KINDS <= 16, "a shape fits in four bits");
 #[cfg(test)]
 pub fn pack_shapes(shapes: [Shape; 4]) -> PackedShapes {
     shapes.iter().rev().fold(0, |acc, &s| acc << 4 | s as PackedShapes)
+}
+
+/// `packed` with direction `d`'s shape replaced by `shape` (a [`Shape`]'s discriminant).
+#[inline]
+pub fn with_shape(packed: PackedShapes, d: usize, shape: u8) -> PackedShapes {
+    packed & !(0xf << (4 * d)) | PackedShapes::from(shape) << (4 * d)
 }
 
 pub fn unpack_shapes(packed: PackedShapes) -> [Shape; 4] {
@@ -205,7 +213,7 @@ impl CellTable {
         let entries = (0..=PackedShapes::MAX)
             .map(|packed| {
                 if (0..4).any(|d| usize::from(packed >> (4 * d) & 0xf) >= SHAPE_KINDS) {
-                    return CellEntry::new(Threat::None, [0; 2]);
+                    return CellEntry::NOTHING;
                 }
                 let shapes = unpack_shapes(packed);
                 let threat = threat_of(shapes);

@@ -175,7 +175,7 @@ impl PatternTable {
     #[inline]
     pub fn shapes(&self, key: u32) -> [Shape; 2] {
         let pair = self.pair(key);
-        [Shape::from_u8(pair & 0xf), Shape::from_u8(pair >> 4)]
+        [Shape::from_u8(pair_shape(pair, 0)), Shape::from_u8(pair_shape(pair, 1))]
     }
 
     /// Both shapes of a key as one byte: black's in the low nibble, white's in the high one.
@@ -214,6 +214,12 @@ impl Offsets {
     fn as_slice(&self) -> &[isize] {
         &self.cells[..self.len]
     }
+}
+
+/// One colour's shape (black 0, white 1) in a [`PatternTable::pair`], as its discriminant.
+#[inline]
+pub fn pair_shape(pair: u8, colour: usize) -> u8 {
+    pair >> (4 * colour) & 0xf
 }
 
 /// Memoised recursive classification of one colour's shapes.

@@ -4,8 +4,8 @@
 //! they sum to and the bit set of candidate cells.
 
 use super::Board;
-use crate::gomoku::eval::{CellEntry, PackedShapes};
-use crate::gomoku::pattern::{WALL, slot_shift};
+use crate::gomoku::eval::{CellEntry, PackedShapes, with_shape};
+use crate::gomoku::pattern::{WALL, pair_shape, slot_shift};
 use crate::gomoku::types::{CELLS, DIRECTIONS, Move, REACH};
 
 /// Candidate moves are empty cells at most this far from a stone along a line.
@@ -144,14 +144,9 @@ impl Board {
     #[inline(always)]
     pub(super) fn refresh(&mut self, i: usize, d: usize) {
         let pair = self.table.pair(self.cells[i].keys[d]);
-        let shift = 4 * d;
         self.note_rescore(i);
-        let mask = !(0xf << shift);
         let old = self.cells[i].shapes;
-        let new = [
-            old[0] & mask | PackedShapes::from(pair & 0xf) << shift,
-            old[1] & mask | PackedShapes::from(pair >> 4) << shift,
-        ];
+        let new = [with_shape(old[0], d, pair_shape(pair, 0)), with_shape(old[1], d, pair_shape(pair, 1))];
         self.cells[i].shapes = new;
         // Both colours, changed or not (then the updates cancel): which colour's shape a
         // stone changes is a coin toss to the branch predictor.
