@@ -117,14 +117,16 @@ def referee_program(ap, args):
 
 
 @contextlib.contextmanager
-def runner(args, programs):
-    """Yields play(tasks, on_result), which plays the tasks here (--direct) or on the Dask
-    cluster the arguments name and calls on_result with each pair as it ends; a true answer
-    from on_result drops the tasks not yet played."""
+def runner(args, programs, work=play_pair, modules=()):
+    """Yields play(tasks, on_result), which runs work(task, programs) for each task (by default
+    a game pair) here (--direct) or on the Dask cluster the arguments name and calls on_result
+    with each answer as it comes; a true answer from on_result drops the tasks not yet run.
+    `modules` (paths) travel to the workers with this one and those it imports, when `work`
+    lives in another."""
     if args.direct:
         def play_here(tasks, on_result):
             for task in tasks:
-                if on_result(play_pair(task, programs)):
+                if on_result(work(task, programs)):
                     break
 
         yield play_here
@@ -140,12 +142,12 @@ def runner(args, programs):
                                                        host="127.0.0.1", dashboard_address=None))
             client = stack.enter_context(Client(cluster))
         # Workers import each file as it arrives, so a module comes after those it imports.
-        for module in ("elo.py", "match_report.py", "referee.py", "games.py"):
-            client.upload_file(str(HERE / module))
+        for module in [HERE / name for name in ("elo.py", "match_report.py", "referee.py", "games.py")] + list(modules):
+            client.upload_file(str(module))
         shared = client.scatter(programs, broadcast=True, hash=False)
 
         def play(tasks, on_result):
-            futures = client.map(play_pair, tasks, programs=shared, pure=False)
+            futures = client.map(work, tasks, programs=shared, pure=False)
             for future in as_completed(futures):
                 if on_result(future.result()):
                     client.cancel(futures)

@@ -4,7 +4,8 @@
 # bench signature; then a real third-party Gomocup client (pygomo-lib, from PyPI) plays whole
 # games against the release brain; the game runner (scripts/games.py) plays the same games
 # through a Dask cluster as directly, and the SPSA tuner (scripts/spsa.py) resumes exactly;
-# last, the Windows executables are cross-built and checked under Wine
+# training data comes out the same through the cluster, and the learned evaluation's pipeline
+# (scripts/learn/) runs end to end; last, the Windows executables are cross-built and checked under Wine
 # (scripts/test-windows.sh). Run from anywhere: bash scripts/test.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -44,5 +45,15 @@ fi
 "$runner/bin/python" tests/games_cluster.py target/release/pbrain-arbor
 # The SPSA tuner on it (with the tune build): resumes exactly, steps as its history says.
 "$runner/bin/python" tests/spsa_run.py
+# Training data through the same cluster: the same bytes as made directly, resumed exactly.
+"$runner/bin/python" tests/generate_cluster.py target/release/arbor
+
+# The learned evaluation's pipeline (data, baseline, trainer) in its own environment.
+learn=target/learn-venv
+if [ ! -x "$learn/bin/python" ]; then
+    python3 -m venv "$learn"
+fi
+"$learn/bin/python" -m pip install --quiet --disable-pip-version-check -r scripts/learn/requirements.txt
+"$learn/bin/python" tests/learn_pipeline.py target/release/arbor
 
 bash scripts/test-windows.sh

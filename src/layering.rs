@@ -9,7 +9,7 @@ use std::fs;
 use std::path::Path;
 
 /// The top-level modules each one may name.
-const ALLOWED: [(&str, &[&str]); 10] = [
+const ALLOWED: [(&str, &[&str]); 11] = [
     ("score", &[]),
     ("zobrist", &[]),
     ("params", &[]),
@@ -20,6 +20,7 @@ const ALLOWED: [(&str, &[&str]); 10] = [
     ("search", &["game", "score", "params"]),
     ("engine", &["search", "game", "score"]),
     ("protocol", &["engine", "search", "game", "score", "gomoku", "amazons", "tictactoe"]),
+    ("datagen", &["engine", "search", "game", "score", "gomoku", "zobrist"]),
 ];
 
 /// The modules that implement the game trait, whose tests are held to the rule too.

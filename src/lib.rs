@@ -3,6 +3,7 @@
 //! the one API the protocols in [`protocol`] talk to.
 
 pub mod amazons;
+pub mod datagen;
 pub mod engine;
 pub mod game;
 pub mod gomoku;

@@ -1,13 +1,15 @@
-//! The line formats `arbor` exchanges with the scripts in `scripts/`: renju positions for the
-//! forbidden-move cross-check (`scripts/renju_referee.py`), and finished games turned into the
-//! evaluation's features for fitting its weights (`scripts/fit_eval.py`).
+//! The line formats `arbor` exchanges with the scripts in `scripts/`: positions as rows for the
+//! forbidden-move cross-check (`scripts/renju_referee.py`) and for the static evaluation and
+//! move ordering the learned evaluation is compared with (`scripts/learn/baseline.py`), and
+//! finished games turned into the evaluation's features for fitting its weights
+//! (`scripts/fit_eval.py`).
 
 use super::{Board, Color, Move, Rule};
-use crate::game::Playable;
+use crate::game::{Game, Playable};
 
-/// A renju position from its rows run together: `size * size` characters, `X` black, `O`
-/// white, `.` empty.
-pub fn renju_position(size: usize, cells: &str) -> Result<Board, String> {
+/// A position from its rows run together: `size * size` characters, `X` black, `O` white, `.`
+/// empty.
+pub fn position_from_rows(size: usize, rule: Rule, cells: &str) -> Result<Board, String> {
     if cells.chars().count() != size * size {
         return Err(format!("{} cells, expected {}", cells.chars().count(), size * size));
     }
@@ -21,7 +23,22 @@ pub fn renju_position(size: usize, cells: &str) -> Result<Board, String> {
             other => return Err(format!("unexpected {other:?}")),
         }
     }
-    Board::from_stones(size, size, Rule::Renju, &black, &white).map_err(|e| e.to_string())
+    Board::from_stones(size, size, rule, &black, &white).map_err(|e| e.to_string())
+}
+
+/// The static evaluation of a position in play, for its side to move, and the move the search's
+/// ordering tries first among those it generates, as `SCORE x,y`.
+pub fn evaluation_and_first_move(board: &Board) -> String {
+    let mut moves = Vec::new();
+    board.generate_moves(&mut moves);
+    let mut scores = Vec::new();
+    board.order_scores(&moves, &mut scores);
+    // The first of the best: the ordering's sort is stable.
+    let first = moves.iter().zip(&scores).rev().max_by_key(|&(_, &score)| score).map(|(&mv, _)| mv);
+    match first {
+        Some(mv) => format!("{} {mv}", board.evaluate()),
+        None => format!("{} none", board.evaluate()),
+    }
 }
 
 /// Reads one finished freestyle game, `RESULT x,y x,y ...` (RESULT `B`, `W` or `D`), and gives
@@ -66,10 +83,24 @@ mod tests {
         let mut cells = ".".repeat(25);
         cells.replace_range(12..13, "X");
         cells.replace_range(0..1, "O");
-        let board = renju_position(5, &cells).unwrap();
+        let board = position_from_rows(5, Rule::Renju, &cells).unwrap();
         assert_eq!(board.history().len(), 2);
-        assert!(renju_position(5, "X").err().unwrap().contains("expected 25"));
-        assert!(renju_position(2, "XO.?").err().unwrap().contains("'?'"));
+        assert!(position_from_rows(5, Rule::Renju, "X").err().unwrap().contains("expected 25"));
+        assert!(position_from_rows(2, Rule::Renju, "XO.?").err().unwrap().contains("'?'"));
+    }
+
+    #[test]
+    fn the_first_ordered_move_blocks_a_four() {
+        crate::gomoku::build_tables();
+        let mut rows = ".".repeat(81);
+        for (i, c) in [(36, 'X'), (37, 'X'), (38, 'X'), (39, 'X'), (0, 'O'), (10, 'O'), (20, 'O')] {
+            rows.replace_range(i..i + 1, &c.to_string());
+        }
+        let board = position_from_rows(9, Rule::Freestyle, &rows).unwrap();
+        let line = evaluation_and_first_move(&board);
+        let (score, mv) = line.split_once(' ').unwrap();
+        assert!(score.parse::<i32>().unwrap() < 0, "{line}");
+        assert_eq!(mv, "4,4", "{line}");
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! where the engine's own flags must pass through untouched), and lexopt adds no build time.
 
 use std::ffi::OsString;
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -19,7 +20,7 @@ use lexopt::prelude::*;
 use crate::transcript::LineEnding;
 
 /// Each subcommand's usage, as `arbor SUBCOMMAND --help` prints it.
-pub const HELP: [(&str, &str); 10] = [
+pub const HELP: [(&str, &str); 12] = [
     (
         "gtp",
         "  arbor gtp --game amazons|tictactoe [--size N] [--k K] [--threads N] [--hash MB]
@@ -62,10 +63,28 @@ pub const HELP: [(&str, &str); 10] = [
       The engine plays Amazons against itself, or against a random mover of the given colour.",
     ),
     (
+        "datagen",
+        "  arbor datagen --out FILE --games N [--seed S] [--nodes N] [--size N]
+                [--rule freestyle|standard|renju|caro] [--openings FILE] [--random-plies N]
+      Plays the engine against itself on one thread, N nodes a move (default 10000), for
+      training data (format: scripts/learn/FORMAT.md): each game starts from an opening of
+      FILE (one a line in the compact notation, as scripts/openings/; default the empty board)
+      under a random symmetry, then 0 to --random-plies (default 2) random moves. Game i
+      depends only on the settings and i, so a FILE already there is resumed after its last
+      whole game, up to N games, and seeds shard a run. Progress goes to stderr.",
+    ),
+    (
         "forbidden",
         "  arbor forbidden [--size N]
       Reads renju positions from stdin, one a line: the rows of the board (N*N characters,
       X black, O white, . empty); prints for each the cells where black may not play, as x,y.",
+    ),
+    (
+        "evaluate",
+        "  arbor evaluate [--size N] [--rule freestyle|standard|renju|caro]
+      Reads positions from stdin, one a line as for forbidden; prints for each the static
+      evaluation for the side to move and the move the search's ordering tries first, as
+      'SCORE x,y' (for scripts/learn/baseline.py), or 'error line K: REASON'.",
     ),
     (
         "features",
@@ -134,8 +153,13 @@ pub enum Request {
         depth: u32,
     },
     Selfplay(Selfplay),
+    Datagen(Datagen),
     Forbidden {
         size: usize,
+    },
+    Evaluate {
+        size: usize,
+        rule: Rule,
     },
     Features {
         size: usize,
@@ -198,6 +222,14 @@ pub struct Selfplay {
     pub random: Option<amazons::Color>,
 }
 
+/// `datagen`'s options.
+pub struct Datagen {
+    pub out: PathBuf,
+    pub games: u64,
+    pub openings: Option<PathBuf>,
+    pub settings: arbor::datagen::Settings,
+}
+
 /// An error, and the subcommand whose usage goes with it.
 pub struct Error {
     pub subcommand: Option<&'static str>,
@@ -229,8 +261,10 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Request, Error>
         "bench" => bench(&mut parser),
         "perft" => perft(&mut parser),
         "selfplay" => selfplay(&mut parser),
+        "datagen" => datagen(&mut parser),
         "forbidden" | "features" => size_only(&mut parser, subcommand),
         "prove" => prove(&mut parser),
+        "evaluate" => evaluate(&mut parser),
         "params" => params(&mut parser),
         _ => replay(&mut parser),
     };
@@ -484,6 +518,35 @@ fn selfplay(parser: &mut Parser) -> Result<Request, lexopt::Error> {
     Ok(Request::Selfplay(options))
 }
 
+fn datagen(parser: &mut Parser) -> Result<Request, lexopt::Error> {
+    let mut settings =
+        arbor::datagen::Settings { rule: Rule::Freestyle, size: 15, nodes: 10_000, random_plies: 2, seed: 1 };
+    let (mut out, mut games, mut openings) = (None, None, None);
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("help") | Short('h') => return print_help("datagen"),
+            Long("out") => out = Some(PathBuf::from(parser.value()?)),
+            Long("games") => games = Some(value(parser, "--games")?),
+            Long("seed") => settings.seed = value(parser, "--seed")?,
+            Long("nodes") => settings.nodes = value(parser, "--nodes")?,
+            Long("size") => settings.size = value(parser, "--size")?,
+            Long("rule") => settings.rule = rule(parser)?,
+            Long("openings") => openings = Some(PathBuf::from(parser.value()?)),
+            Long("random-plies") => settings.random_plies = value(parser, "--random-plies")?,
+            arg => return Err(arg.unexpected()),
+        }
+    }
+    if !(MIN_SIZE..=MAX_SIZE).contains(&settings.size) {
+        return Err(format!("--size: {} is not from {MIN_SIZE} to {MAX_SIZE}", settings.size).into());
+    }
+    if settings.nodes == 0 {
+        return Err("--nodes: 0 is not a positive count".into());
+    }
+    let out = out.ok_or("--out FILE is needed")?;
+    let games = games.ok_or("--games N is needed")?;
+    Ok(Request::Datagen(Datagen { out, games, openings, settings }))
+}
+
 fn size_only(parser: &mut Parser, subcommand: &'static str) -> Result<Request, lexopt::Error> {
     let mut size = 15;
     while let Some(arg) = parser.next()? {
@@ -494,6 +557,22 @@ fn size_only(parser: &mut Parser, subcommand: &'static str) -> Result<Request, l
         }
     }
     Ok(if subcommand == "forbidden" { Request::Forbidden { size } } else { Request::Features { size } })
+}
+
+fn evaluate(parser: &mut Parser) -> Result<Request, lexopt::Error> {
+    let (mut size, mut rule_given) = (15, Rule::Freestyle);
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("help") | Short('h') => return print_help("evaluate"),
+            Long("size") => size = value(parser, "--size")?,
+            Long("rule") => rule_given = rule(parser)?,
+            arg => return Err(arg.unexpected()),
+        }
+    }
+    if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+        return Err(format!("--size: {size} is not from {MIN_SIZE} to {MAX_SIZE}").into());
+    }
+    Ok(Request::Evaluate { size, rule: rule_given })
 }
 
 fn prove(parser: &mut Parser) -> Result<Request, lexopt::Error> {
@@ -587,6 +666,15 @@ mod tests {
         assert!(parse_line("play gomoku --hash 99999999").err().unwrap().starts_with("--hash: "));
         assert!(parse_line("gtp --game chess").err().unwrap().contains("chess"));
         assert!(parse_line("bench 8 1 3").is_err() && parse_line("bench --game tictactoe 3").is_err());
+        assert!(parse_line("datagen --games 5").err().unwrap().contains("--out"));
+        assert!(parse_line("datagen --out a.bin").err().unwrap().contains("--games"));
+        assert!(parse_line("datagen --out a.bin --games 5 --nodes 0").err().unwrap().starts_with("--nodes: "));
+        assert!(
+            parse_line("datagen --out a.bin --games 5 --random-plies 300")
+                .err()
+                .unwrap()
+                .starts_with("--random-plies: ")
+        );
     }
 
     #[test]
@@ -603,7 +691,9 @@ mod tests {
             "perft amazons 2",
             "selfplay --size 15 --rule caro --time 100 --threads 1 --moves 4 --opening h8i9",
             "selfplay --game amazons --time 50 --moves 2 --random black",
+            "datagen --out a.bin --games 10 --seed 3 --nodes 5000 --size 20 --rule renju --openings o.txt --random-plies 4",
             "forbidden --size 15",
+            "evaluate --size 20 --rule standard",
             "features",
             "prove --size 20 --rule renju --nodes 5000",
             "replay --engine pbrain-x --threads 1 -- a.txt b.txt",

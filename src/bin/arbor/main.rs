@@ -2,8 +2,10 @@
 //! terminal game against the engine, `bench` measures the search, `perft` the move generator,
 //! `selfplay` shows a game of the engine against itself (or a random mover), `forbidden` lists
 //! renju black's forbidden cells (for checking against another referee), `prove` runs the
-//! threat solver on positions (an analysis tool: the playing search does not use it), `replay`
-//! checks protocol transcripts against any engine, `params` lists the tuner's parameters.
+//! threat solver on positions (an analysis tool: the playing search does not use it), `datagen`
+//! writes self-play training data and `evaluate` the static evaluation and first ordered move of
+//! positions (both for `scripts/learn/`), `replay` checks protocol transcripts against any
+//! engine, `params` lists the tuner's parameters.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -12,9 +14,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use arbor::amazons::{self, Position};
+use arbor::datagen;
 use arbor::engine::{DEFAULT_HASH_MB, Engine, bench};
 use arbor::game::Playable;
-use arbor::gomoku::notation::{board_from_notation, format_move};
+use arbor::gomoku::notation::{board_from_notation, format_move, parse_moves};
 use arbor::gomoku::{self, Board, Color, scripts};
 use arbor::protocol::gtp;
 use arbor::protocol::terminal::{self, PlayOptions};
@@ -26,7 +29,7 @@ use arbor::zobrist::KeyStream;
 mod cli;
 mod transcript;
 
-use cli::{BenchGame, GameOptions, GtpGame, PlayGame, Request, Selfplay};
+use cli::{BenchGame, Datagen, GameOptions, GtpGame, PlayGame, Request, Selfplay};
 use transcript::{LineEnding, run_transcript};
 
 const DEFAULT_BENCH_DEPTH: u32 = 8;
@@ -61,7 +64,9 @@ fn main() -> ExitCode {
         Request::Perft { depth } => run_perft(depth),
         Request::Selfplay(options) if options.amazons => run_amazons_selfplay(&options),
         Request::Selfplay(options) => run_selfplay(&options),
+        Request::Datagen(options) => run_datagen(&options),
         Request::Forbidden { size } => run_forbidden(size),
+        Request::Evaluate { size, rule } => run_evaluate(size, rule),
         Request::Prove { size, rule, nodes } => run_prove(size, rule, nodes),
         Request::Features { size } => run_features(size),
     };
@@ -263,10 +268,57 @@ fn run_selfplay(options: &Selfplay) -> Result<(), String> {
     Ok(())
 }
 
+fn run_datagen(options: &Datagen) -> Result<(), String> {
+    let openings = match &options.openings {
+        None => Vec::new(),
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let lines = text.lines().map(|line| line.split('#').next().unwrap_or("").trim());
+            lines
+                .filter(|line| !line.is_empty())
+                .map(|line| {
+                    parse_moves(line).ok_or_else(|| format!("{}: cannot read opening {line:?}", path.display()))
+                })
+                .collect::<Result<Vec<_>, _>>()?
+        }
+    };
+    gomoku::build_tables();
+    let mut last_report = Instant::now();
+    datagen::generate(&options.out, &options.settings, &openings, options.games, |progress| {
+        if progress.games == options.games || last_report.elapsed().as_secs() >= 10 {
+            last_report = Instant::now();
+            let seconds = progress.elapsed.as_secs_f64().max(1e-9);
+            eprintln!(
+                "{} games; {} positions this run, {:.0} a second",
+                progress.games,
+                progress.positions,
+                progress.positions as f64 / seconds
+            );
+        }
+    })
+}
+
+/// One line out per position line in: the static evaluation and the ordering's first move
+/// ([`scripts::evaluation_and_first_move`]), or `error line K: REASON`.
+fn run_evaluate(size: usize, rule: gomoku::Rule) -> Result<(), String> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for (index, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line.map_err(|e| e.to_string())?;
+        let answer = match scripts::position_from_rows(size, rule, line.trim()) {
+            Ok(board) if !board.is_over() => scripts::evaluation_and_first_move(&board),
+            Ok(_) => format!("error line {}: the game is over", index + 1),
+            Err(e) => format!("error line {}: {e}", index + 1),
+        };
+        writeln!(out, "{answer}").map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
 fn run_forbidden(size: usize) -> Result<(), String> {
     for (index, line) in std::io::stdin().lock().lines().enumerate() {
         let line = line.map_err(|e| e.to_string())?;
-        let board = scripts::renju_position(size, line.trim()).map_err(|e| format!("line {}: {e}", index + 1))?;
+        let board = scripts::position_from_rows(size, gomoku::Rule::Renju, line.trim())
+            .map_err(|e| format!("line {}: {e}", index + 1))?;
         let forbidden: Vec<String> =
             board.playable_moves().filter(|&mv| board.is_forbidden(mv)).map(|mv| mv.to_string()).collect();
         println!("{}", forbidden.join(" "));

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Turns `arbor datagen` files (FORMAT.md) into the position set the trainer reads.
+
+Every searched position of every game becomes one row: the board (0 empty, 1 black, 2 white),
+the side to move, the game's result and the search's score from that side's view, the search's
+best move, its depth and the ply. Positions are deduplicated under the board's eight symmetries
+(the first one read is kept), and a position goes to the held-out split when its canonical hash
+says so (1 in --holdout), so no held-out position is also a training one under another
+symmetry.
+
+Usage:
+  target/learn-venv/bin/python scripts/learn/data.py target/data/*.bin --out target/learn/set.npz
+"""
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.dont_write_bytecode = True
+
+HEADER_BYTES = 32
+RULES = ["freestyle", "standard", "renju", "caro"]
+
+
+def read_header(data, path):
+    if data[:4] != b"ARBD" or data[4] != 1:
+        sys.exit(f"data.py: {path} is not an arbor datagen file of version 1")
+    return {"rule": RULES[data[5]], "size": data[6], "random_plies": data[7],
+            "nodes": int.from_bytes(data[8:16], "little"), "seed": int.from_bytes(data[16:24], "little")}
+
+
+def read_games(path):
+    """The file's header and its whole games, each (result, unsearched, moves, scores, best, depth):
+    result 0 draw, 1 black won, 2 white won; moves and best as (x, y) rows."""
+    data = Path(path).read_bytes()
+    header = read_header(data, path)
+    games, offset = [], HEADER_BYTES
+    while offset + 6 <= len(data):
+        result, unsearched = data[offset + 2], data[offset + 3]
+        plies = int.from_bytes(data[offset + 4:offset + 6], "little")
+        searched = plies - unsearched
+        end = offset + 6 + 2 * plies + 5 * searched
+        if searched < 0 or end > len(data):
+            break
+        cells = np.frombuffer(data, "<u2", plies, offset + 6)
+        entries = np.frombuffer(data, np.dtype([("score", "<i2"), ("best", "<u2"), ("depth", "u1")]), searched,
+                                offset + 6 + 2 * plies)
+        games.append((result, unsearched, np.stack([cells % 32, cells // 32], 1),
+                      entries["score"].copy(), np.stack([entries["best"] % 32, entries["best"] // 32], 1),
+                      entries["depth"].copy()))
+        offset = end
+    return header, games
+
+
+def game_rows(game, size):
+    """The searched positions of one game as arrays."""
+    result, unsearched, moves, scores, best, depth = game
+    board = np.zeros((size, size), np.uint8)
+    for ply, (x, y) in enumerate(moves[:unsearched]):
+        board[y, x] = 1 + ply % 2
+    boards = np.empty((len(scores), size, size), np.uint8)
+    for j, (x, y) in enumerate(moves[unsearched:]):
+        boards[j] = board
+        board[y, x] = 1 + (unsearched + j) % 2
+    plies = np.arange(unsearched, unsearched + len(scores))
+    side = (plies % 2).astype(np.uint8)                       # 0: black to move
+    won = np.where(result == 0, 0.5, (result - 1 == side).astype(np.float32))
+    return {"board": boards, "side": side, "result": won.astype(np.float32), "score": scores,
+            "best": (best[:, 1] * size + best[:, 0]).astype(np.int16), "depth": depth,
+            "ply": plies.astype(np.int16)}
+
+
+def canonical_hashes(boards, chunk=65536):
+    """A 64-bit hash of each board that is the same for all eight of its symmetries."""
+    size = boards.shape[1]
+    keys = np.random.default_rng(12345).integers(0, 2**63, (3, size * size), dtype=np.uint64)
+    keys[0] = 0
+    cells = np.arange(size * size)
+    hashes = np.empty(len(boards), np.uint64)
+    for start in range(0, len(boards), chunk):
+        part = boards[start:start + chunk]
+        best = None
+        for view in (part, part.transpose(0, 2, 1)):
+            for turns in range(4):
+                flat = np.rot90(view, turns, axes=(1, 2)).reshape(len(part), -1)
+                hashed = np.bitwise_xor.reduce(keys[flat, cells], axis=1)
+                best = hashed if best is None else np.minimum(best, hashed)
+        hashes[start:start + chunk] = best
+    return hashes
+
+
+def build(paths, holdout):
+    sizes, rows = set(), []
+    for path in paths:
+        header, games = read_games(path)
+        sizes.add((header["rule"], header["size"]))
+        rows.extend(game_rows(game, header["size"]) for game in games)
+        print(f"{path}: {len(games)} games, {header}", file=sys.stderr)
+    if len(sizes) != 1:
+        sys.exit(f"data.py: the files mix rules or sizes {sorted(sizes)}; make one set per rule and size")
+    columns = {name: np.concatenate([row[name] for row in rows]) for name in rows[0]}
+    hashes = canonical_hashes(columns["board"])
+    _, first = np.unique(hashes, return_index=True)
+    first.sort()
+    columns = {name: column[first] for name, column in columns.items()}
+    columns["heldout"] = (hashes[first] % np.uint64(holdout) == 0)
+    rule, size = sizes.pop()
+    print(f"{len(hashes)} positions, {len(first)} after deduplication, {int(columns['heldout'].sum())} held out",
+          file=sys.stderr)
+    return columns, rule, size
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="+")
+    ap.add_argument("--out", required=True, help=".npz file")
+    ap.add_argument("--holdout", type=int, default=64, help="one position in this many is held out")
+    args = ap.parse_args()
+    columns, rule, size = build(args.files, args.holdout)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    np.savez(args.out, rule=rule, size=size, **columns)
+
+
+if __name__ == "__main__":
+    main()

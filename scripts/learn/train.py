@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""Trains the learned pattern evaluation: a codebook of line shapes, a per-cell layer, a value
+head and a move-policy head, on the position set of data.py.
+
+The model. Each cell sees, in each of the four directions, a line shape: its own state (empty,
+the side to move's stone, the opponent's) and the four cells on either side (empty, own,
+opponent's, wall). A shape and its mirror image along the line are one shape, so the same
+vector serves a line read either way and no direction has an orientation to agree on with the
+engine; the valid shapes (walls only at a line's far ends) are numbered densely
+(`shape_index_table`), 22,143 of them. The model sums the four codebook vectors of each cell
+(D numbers), clips the sum to [0, 1], applies one per-cell layer (D to D, clipped the same
+way), and reads the value from the cells' mean (D to 32 to 1, a logit of the side to move's
+winning chance) and the policy from each empty cell (D to 1, a softmax over the empty cells).
+The engine can keep the per-cell sums incrementally: a stone changes the shapes of only the
+cells in its four lines.
+
+The targets. Value: the game's result blended with the search's score (`--lam` of the result),
+the score turned into a winning chance by a logistic curve whose scale is fitted to the results
+first. Policy: the search's best move. Every batch is seen under one of the board's eight
+symmetries, drawn at random.
+
+Each epoch reports, on the held-out positions: the value loss, the value accuracy (positions
+whose game was won or lost, not drawn, where the side the model favours won) and the policy's
+move-match rate (its best cell is the search's best move); the history goes to
+OUT/history.json and a plot to OUT/history.png, the weights (float) to OUT/model.npz.
+
+Usage:
+  target/learn-venv/bin/python scripts/learn/train.py target/learn/set.npz --out target/learn/run1 \\
+      [--epochs 10] [--dim 32] [--batch 512] [--seed 1]
+"""
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.dont_write_bytecode = True
+
+WALL = 3
+REACH = 4
+DIRECTIONS = [(1, 0), (0, 1), (1, 1), (1, -1)]
+
+
+def mirror(key):
+    """The shape read the other way along its line: neighbour slot i and 7 - i swap."""
+    centre, out = key >> 16, 0
+    for slot in range(8):
+        out |= ((key >> (2 * slot)) & 3) << (2 * (7 - slot))
+    return centre << 16 | out
+
+
+def valid(key):
+    """Whether a shape can occur: the centre is on the board, and a side's walls run from its far
+    end inwards (slots 0..3 are the cells 4..1 before the centre, slots 4..7 those 1..4 after)."""
+    if key >> 16 == WALL:
+        return False
+    cells = [(key >> (2 * slot)) & 3 for slot in range(8)]
+    before, after = cells[:4], cells[4:][::-1]          # both read from the far end inwards
+    for side in (before, after):
+        walls = 0
+        while walls < len(side) and side[walls] == WALL:
+            walls += 1
+        if WALL in side[walls:]:
+            return False
+    return True
+
+
+def shape_index_table():
+    """For every 18-bit key (centre << 16 | neighbour slots), the dense index of its shape, or -1
+    where the key cannot occur; shapes numbered in increasing order of their smaller reading."""
+    keys = np.arange(1 << 18)
+    table = np.full(1 << 18, -1, np.int32)
+    canonical = {}
+    for key in keys:
+        if valid(int(key)):
+            canonical[int(key)] = min(int(key), mirror(int(key)))
+    numbers = {shape: n for n, shape in enumerate(sorted(set(canonical.values())))}
+    for key, shape in canonical.items():
+        table[key] = numbers[shape]
+    return table, len(numbers)
+
+
+def fit_scale(score, result):
+    """The logistic scale K for which sigmoid(score / K) best predicts the results (log loss)."""
+    keep = (np.abs(score) < 20000) & (result != 0.5)
+    s, r = score[keep].astype(np.float64), result[keep]
+    best = None
+    for k in np.geomspace(50, 20000, 200):
+        p = np.clip(1 / (1 + np.exp(-s / k)), 1e-6, 1 - 1e-6)
+        loss = -np.mean(r * np.log(p) + (1 - r) * np.log(1 - p))
+        if best is None or loss < best[0]:
+            best = (loss, k)
+    return best[1]
+
+
+def symmetric(board, best, which):
+    """The batch under symmetry `which` (0..7): boards (B, S, S) and best-move cells y * S + x."""
+    size = board.shape[1]
+    marks = np.zeros_like(board, dtype=np.uint8).reshape(len(board), -1)
+    marks[np.arange(len(board)), best] = 1
+    marks = marks.reshape(board.shape)
+    if which & 4:
+        board, marks = board.transpose(0, 2, 1), marks.transpose(0, 2, 1)
+    board, marks = np.rot90(board, which & 3, axes=(1, 2)), np.rot90(marks, which & 3, axes=(1, 2))
+    return np.ascontiguousarray(board), np.ascontiguousarray(marks).reshape(len(board), size * size).argmax(1)
+
+
+def make_model(jax, jnp, table, size):
+    """The network's functions over a batch: boards (B, S, S) 0/1/2 for empty/black/white and
+    the side to move (0 black, 1 white)."""
+    table = jnp.asarray(table)
+
+    def shape_indices(board, side):
+        own = (side + 1)[:, None, None].astype(board.dtype)
+        view = jnp.where(board == 0, 0, jnp.where(board == own, 1, 2)).astype(jnp.int32)
+        padded = jnp.pad(view, ((0, 0), (REACH, REACH), (REACH, REACH)), constant_values=WALL)
+        out = []
+        for dx, dy in DIRECTIONS:
+            key = view << 16
+            for slot, offset in enumerate([-4, -3, -2, -1, 1, 2, 3, 4]):
+                y0, x0 = REACH + offset * dy, REACH + offset * dx
+                key = key | padded[:, y0:y0 + size, x0:x0 + size] << (2 * slot)
+            out.append(table[key])
+        return jnp.stack(out, 1)                                    # (B, 4, S, S)
+
+    def forward(params, board, side):
+        index = shape_indices(board, side)
+        summed = params["codebook"][index].sum(1)                   # (B, S, S, D)
+        cell = jnp.clip(summed + params["bias0"], 0, 1)
+        cell = jnp.clip(cell @ params["cell_w"] + params["cell_b"], 0, 1)
+        pooled = cell.mean((1, 2))
+        hidden = jnp.clip(pooled @ params["v1_w"] + params["v1_b"], 0, 1)
+        value = (hidden @ params["v2_w"] + params["v2_b"])[:, 0]
+        policy = (cell @ params["p_w"])[..., 0] + params["p_b"]
+        policy = jnp.where(board == 0, policy, -1e9).reshape(len(board), -1)
+        return value, policy
+
+    def init(key, shapes, dim):
+        k = jax.random.split(key, 5)
+        return {
+            "codebook": jax.random.normal(k[0], (shapes, dim)) * 0.1,
+            "bias0": jnp.full((dim,), 0.1),
+            "cell_w": jax.random.normal(k[1], (dim, dim)) / np.sqrt(dim),
+            "cell_b": jnp.zeros(dim),
+            "v1_w": jax.random.normal(k[2], (dim, 32)) / np.sqrt(dim),
+            "v1_b": jnp.zeros(32),
+            "v2_w": jax.random.normal(k[3], (32, 1)) / np.sqrt(32),
+            "v2_b": jnp.zeros(1),
+            "p_w": jax.random.normal(k[4], (dim, 1)) / np.sqrt(dim),
+            "p_b": jnp.zeros(()),
+        }
+
+    return forward, init
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("data", help="a position set made by data.py")
+    ap.add_argument("--out", required=True, help="folder for the history, its plot and the weights")
+    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--dim", type=int, default=32, help="numbers per shape and per cell")
+    ap.add_argument("--batch", type=int, default=512)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--lam", type=float, default=0.5, help="share of the game result in the value target")
+    ap.add_argument("--policy-weight", type=float, default=1.0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--limit", type=int, help="train on at most this many positions (a quick run)")
+    args = ap.parse_args()
+
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+    data = np.load(args.data)
+    size = int(data["size"])
+    heldout = data["heldout"]
+    columns = {name: data[name] for name in ("board", "side", "result", "score", "best")}
+    train = {name: column[~heldout] for name, column in columns.items()}
+    test = {name: column[heldout] for name, column in columns.items()}
+    if args.limit:
+        train = {name: column[:args.limit] for name, column in train.items()}
+    scale = fit_scale(columns["score"], columns["result"])
+    for part in (train, test):
+        chance = 1 / (1 + np.exp(-np.clip(part["score"] / scale, -50, 50)))
+        part["target"] = (args.lam * part["result"] + (1 - args.lam) * chance).astype(np.float32)
+    table, shapes = shape_index_table()
+    print(f"{len(train['board'])} training and {len(test['board'])} held-out positions, size {size};"
+          f" {shapes} shapes; score scale {scale:.0f}; devices {jax.devices()}", flush=True)
+
+    forward, init = make_model(jax, jnp, table, size)
+    params = init(jax.random.PRNGKey(args.seed), shapes, args.dim)
+    steps = args.epochs * (len(train["board"]) // args.batch)
+    optimiser = optax.adam(optax.cosine_decay_schedule(args.lr, max(steps, 1), 0.05))
+    state = optimiser.init(params)
+
+    def losses(params, board, side, target, best):
+        value, policy = forward(params, board, side)
+        value_loss = optax.sigmoid_binary_cross_entropy(value, target).mean()
+        policy_loss = optax.softmax_cross_entropy_with_integer_labels(policy, best).mean()
+        return value_loss, policy_loss, value, policy
+
+    @jax.jit
+    def step(params, state, board, side, target, best):
+        def objective(p):
+            value_loss, policy_loss, _, _ = losses(p, board, side, target, best)
+            return value_loss + args.policy_weight * policy_loss
+
+        loss, grads = jax.value_and_grad(objective)(params)
+        updates, state = optimiser.update(grads, state, params)
+        return optax.apply_updates(params, updates), state, loss
+
+    @jax.jit
+    def measure(params, board, side, target, best, result):
+        value_loss, policy_loss, value, policy = losses(params, board, side, target, best)
+        decided = result != 0.5
+        right = decided & ((value > 0) == (result > 0.5))
+        return (value_loss * len(board), policy_loss * len(board), right.sum(), decided.sum(),
+                (policy.argmax(1) == best).sum())
+
+    def evaluate(params):
+        totals = np.zeros(5)
+        n = len(test["board"])
+        for start in range(0, n, args.batch):
+            part = {name: column[start:start + args.batch] for name, column in test.items()}
+            totals += np.array([float(x) for x in measure(params, part["board"], part["side"], part["target"],
+                                                          part["best"].astype(np.int32), part["result"])])
+        return {"value_loss": totals[0] / n, "policy_loss": totals[1] / n,
+                "value_accuracy": totals[2] / max(totals[3], 1), "move_match": totals[4] / n}
+
+    rng = np.random.default_rng(args.seed)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    history = [{"epoch": 0, **evaluate(params)}]
+    print(json.dumps(history[-1]), flush=True)
+    for epoch in range(1, args.epochs + 1):
+        order = rng.permutation(len(train["board"]))
+        started, seen, running = time.time(), 0, []
+        for start in range(0, len(order) - args.batch + 1, args.batch):
+            pick = order[start:start + args.batch]
+            board, best = symmetric(train["board"][pick], train["best"][pick].astype(np.int64), int(rng.integers(8)))
+            params, state, loss = step(params, state, board, train["side"][pick], train["target"][pick],
+                                       best.astype(np.int32))
+            seen += len(pick)
+            running.append(loss)
+        rate = seen / (time.time() - started)
+        history.append({"epoch": epoch, "train_loss": float(np.mean([float(x) for x in running])),
+                        "positions_per_second": rate, **evaluate(params)})
+        print(json.dumps(history[-1]), flush=True)
+        (out / "history.json").write_text(json.dumps(history, indent=1))
+        np.savez(out / "model.npz", **{name: np.asarray(value) for name, value in params.items()},
+                 score_scale=scale, size=size)
+    plot(history, out / "history.png")
+
+
+def plot(history, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    epochs = [h["epoch"] for h in history]
+    figure, axes = plt.subplots(1, 3, figsize=(13, 3.6))
+    for axis, (name, title) in zip(axes, [("value_loss", "held-out value loss"),
+                                          ("value_accuracy", "held-out value accuracy"),
+                                          ("move_match", "held-out move match")]):
+        axis.plot(epochs, [h[name] for h in history], marker="o")
+        axis.set_title(title)
+        axis.set_xlabel("epoch")
+        axis.grid(alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+
+
+if __name__ == "__main__":
+    main()
