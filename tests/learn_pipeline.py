@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """The learned evaluation's pipeline end to end on a few games: `arbor datagen` writes them,
 scripts/learn/data.py reads them into positions, baseline.py scores the present evaluation on
-the held-out ones through `arbor evaluate`, and train.py learns from them.
+the held-out ones through `arbor evaluate`, train.py learns from them and export.py writes the
+integer network.
 
 What is checked: every position data.py rebuilds is a legal position in play with the right
 side to move (`arbor evaluate` accepts each one, and the stone counts agree); no two positions
 are symmetric images of each other, so none held out is also trained on; the network is exactly
 symmetric (the value of a board and of its seven images agree, the policy moves with them), which
 holds only if every line shape and its mirror image share one codebook entry; and two epochs of
-training lower the held-out policy loss and write the history, its plot and the weights.
+training lower the held-out policy loss and write the history, its plot and the weights; the
+exported file holds every array, and the integer network's value stays close to the float one's.
 
 Run with the trainer's environment:  target/learn-venv/bin/python tests/learn_pipeline.py ARBOR
 """
@@ -24,25 +26,29 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts/learn"))
 sys.dont_write_bytecode = True
 import data  # noqa: E402
+import export  # noqa: E402
 import train  # noqa: E402
 
 
 def symmetric_model_checks(boards, sides):
+    """Whether both forms of the network (with and without the per-cell layer) give the same
+    value for a board and its seven images, and a policy that moves with them."""
     import jax
     import jax.numpy as jnp
     table, shapes = train.shape_index_table()
-    forward, init = train.make_model(jax, jnp, table, boards.shape[1])
-    params = init(jax.random.PRNGKey(3), shapes, 8)
-    params["codebook"] = params["codebook"] * 5            # large enough for every clip to matter
-    value, policy = forward(params, boards, sides)
-    policy = np.asarray(policy).reshape(boards.shape)
     same_value, same_policy = True, True
-    for which in range(1, 8):
-        images, _ = train.symmetric(boards, np.zeros(len(boards), np.int64), which)
-        image_value, image_policy = forward(params, images, sides)
-        moved = image(policy, which)
-        same_value &= bool(np.allclose(value, image_value, atol=1e-4))
-        same_policy &= bool(np.allclose(np.asarray(image_policy).reshape(boards.shape), moved, atol=1e-3))
+    for cell_layer in (True, False):
+        forward, init = train.make_model(jax, jnp, table, boards.shape[1], cell_layer)
+        params = init(jax.random.PRNGKey(3), shapes, 8)
+        params["codebook"] = params["codebook"] * 5            # large enough for every clip to matter
+        value, policy = forward(params, boards, sides)
+        policy = np.asarray(policy).reshape(boards.shape)
+        for which in range(1, 8):
+            images, _ = train.symmetric(boards, np.zeros(len(boards), np.int64), which)
+            image_value, image_policy = forward(params, images, sides)
+            same_value &= bool(np.allclose(value, image_value, atol=1e-4))
+            same_policy &= bool(np.allclose(np.asarray(image_policy).reshape(boards.shape), image(policy, which),
+                                            atol=1e-3))
     return shapes, same_value, same_policy
 
 
@@ -79,6 +85,12 @@ def main():
                        check=True, timeout=600, capture_output=True)
         history = json.loads((folder / "run/history.json").read_text())
         written = all((folder / "run" / name).stat().st_size > 0 for name in ("history.png", "model.npz"))
+        model = dict(np.load(folder / "run/model.npz"))
+        q, cell_layer = export.quantise(model)
+        export.write(folder / "model.arbn", q, cell_layer, model)
+        exported = (folder / "model.arbn").read_bytes()
+        expected_bytes = 32 + 2 * q["codebook"].size + 2 * 8 + 2 * 64 + 4 * 8 + 2 * 8 * 32 + 4 * 32 + 2 * 32 + 4 + 2 * 8 + 4
+        rounding = export.compare(model, boards[:256], sides[:256], columns["best"][:256])
     checks = {
         "datagen wrote 40 whole games of the asked settings": len(games) == 40 and header["nodes"] == 1500,
         "data.py kept every searched position but duplicates": 0 < len(boards) <= searched,
@@ -93,6 +105,9 @@ def main():
         "the policy moves with the board": same_policy,
         "two epochs lower the held-out policy loss": history[-1]["policy_loss"] < history[0]["policy_loss"],
         "the history's plot and the weights are written": written,
+        "the exported file has its header and every array": exported[:4] == b"ARBN"
+                                                              and len(exported) == expected_bytes,
+        "the integer network follows the float one": rounding["mean_gap"] < 0.05 and rounding["same_sign"] > 0.95,
     }
     for name, ok in checks.items():
         print(f"{'ok' if ok else 'FAILED'}: {name}")

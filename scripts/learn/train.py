@@ -26,7 +26,7 @@ OUT/history.json and a plot to OUT/history.png, the weights (float) to OUT/model
 
 Usage:
   target/learn-venv/bin/python scripts/learn/train.py target/learn/set.npz --out target/learn/run1 \\
-      [--epochs 10] [--dim 32] [--batch 512] [--seed 1]
+      [--epochs 10] [--dim 32] [--batch 512] [--no-cell-layer] [--seed 1]
 """
 import argparse
 import json
@@ -107,9 +107,10 @@ def symmetric(board, best, which):
     return np.ascontiguousarray(board), np.ascontiguousarray(marks).reshape(len(board), size * size).argmax(1)
 
 
-def make_model(jax, jnp, table, size):
+def make_model(jax, jnp, table, size, cell_layer=True):
     """The network's functions over a batch: boards (B, S, S) 0/1/2 for empty/black/white and
-    the side to move (0 black, 1 white)."""
+    the side to move (0 black, 1 white). Without `cell_layer` the clipped sums feed the heads
+    directly, which an engine can keep up to date with additions alone."""
     table = jnp.asarray(table)
 
     def shape_indices(board, side):
@@ -129,7 +130,8 @@ def make_model(jax, jnp, table, size):
         index = shape_indices(board, side)
         summed = params["codebook"][index].sum(1)                   # (B, S, S, D)
         cell = jnp.clip(summed + params["bias0"], 0, 1)
-        cell = jnp.clip(cell @ params["cell_w"] + params["cell_b"], 0, 1)
+        if cell_layer:
+            cell = jnp.clip(cell @ params["cell_w"] + params["cell_b"], 0, 1)
         pooled = cell.mean((1, 2))
         hidden = jnp.clip(pooled @ params["v1_w"] + params["v1_b"], 0, 1)
         value = (hidden @ params["v2_w"] + params["v2_b"])[:, 0]
@@ -165,6 +167,7 @@ def main():
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--lam", type=float, default=0.5, help="share of the game result in the value target")
     ap.add_argument("--policy-weight", type=float, default=1.0)
+    ap.add_argument("--no-cell-layer", action="store_true", help="leave out the per-cell layer")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--limit", type=int, help="train on at most this many positions (a quick run)")
     args = ap.parse_args()
@@ -189,8 +192,10 @@ def main():
     print(f"{len(train['board'])} training and {len(test['board'])} held-out positions, size {size};"
           f" {shapes} shapes; score scale {scale:.0f}; devices {jax.devices()}", flush=True)
 
-    forward, init = make_model(jax, jnp, table, size)
+    forward, init = make_model(jax, jnp, table, size, cell_layer=not args.no_cell_layer)
     params = init(jax.random.PRNGKey(args.seed), shapes, args.dim)
+    if args.no_cell_layer:
+        del params["cell_w"], params["cell_b"]
     steps = args.epochs * (len(train["board"]) // args.batch)
     optimiser = optax.adam(optax.cosine_decay_schedule(args.lr, max(steps, 1), 0.05))
     state = optimiser.init(params)
@@ -250,7 +255,7 @@ def main():
         print(json.dumps(history[-1]), flush=True)
         (out / "history.json").write_text(json.dumps(history, indent=1))
         np.savez(out / "model.npz", **{name: np.asarray(value) for name, value in params.items()},
-                 score_scale=scale, size=size)
+                 score_scale=scale, size=size, rule=str(data["rule"]))
     plot(history, out / "history.png")
 
 

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Exports a trained network (train.py's model.npz) as the integer file the engine reads
+(MODEL.md), and measures what the rounding costs: the integer network, computed here exactly as
+MODEL.md prescribes, against the float one on a position set's held-out positions.
+
+Usage:
+  target/learn-venv/bin/python scripts/learn/export.py target/learn/run1/model.npz \\
+      --out target/learn/run1/model.arbn [--check target/learn/set.npz]
+"""
+import argparse
+import struct
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import train  # noqa: E402
+
+ACTIVATION_ONE = 255        # an activation of 1.0
+WEIGHT_ONE = 1024           # a weight of 1.0 (a power of two: the engine shifts)
+WEIGHT_SHIFT = 10
+HIDDEN = 32
+POOL_SHIFT = 6              # extra bits of the cells' mean, which the value head reads in i64
+RULES = ["freestyle", "standard", "renju", "caro"]
+
+
+def quantise(model):
+    """The integer arrays of MODEL.md from the float weights."""
+    def rounded(array, scale, dtype):
+        info = np.iinfo(dtype)
+        return np.clip(np.round(np.asarray(array, np.float64) * scale), info.min, info.max).astype(dtype)
+
+    cell_layer = "cell_w" in model
+    dim = model["codebook"].shape[1]
+    q = {
+        "codebook": rounded(model["codebook"], ACTIVATION_ONE, np.int16),
+        "bias0": rounded(model["bias0"], ACTIVATION_ONE, np.int16),
+        "cell_w": rounded(model["cell_w"] if cell_layer else np.zeros((dim, dim)), WEIGHT_ONE, np.int16),
+        "cell_b": rounded(model["cell_b"] if cell_layer else np.zeros(dim), ACTIVATION_ONE * WEIGHT_ONE, np.int32),
+        "v1_w": rounded(model["v1_w"], WEIGHT_ONE, np.int16),
+        "v1_b": rounded(model["v1_b"], ACTIVATION_ONE * WEIGHT_ONE, np.int32),
+        "v2_w": rounded(model["v2_w"][:, 0], WEIGHT_ONE, np.int16),
+        "v2_b": rounded(model["v2_b"][0], ACTIVATION_ONE * WEIGHT_ONE, np.int32),
+        "p_w": rounded(model["p_w"][:, 0], WEIGHT_ONE, np.int16),
+        "p_b": rounded(model["p_b"], ACTIVATION_ONE * WEIGHT_ONE, np.int32),
+    }
+    return q, cell_layer
+
+
+def write(path, q, cell_layer, model):
+    shapes, dim = q["codebook"].shape
+    rule = RULES.index(str(model["rule"]))
+    header = struct.pack("<4sBBBBHHfI", b"ARBN", 1, int(cell_layer), rule, int(model["size"]), dim, HIDDEN,
+                         float(model["score_scale"]), shapes)
+    header += bytes(32 - len(header))
+    body = b"".join(np.ascontiguousarray(q[name]).astype(q[name].dtype.newbyteorder("<")).tobytes()
+                    for name in ("codebook", "bias0", "cell_w", "cell_b", "v1_w", "v1_b", "v2_w", "v2_b", "p_w", "p_b"))
+    Path(path).write_bytes(header + body)
+
+
+def shape_indices(board, side, table):
+    """As train.py's: (B, 4, S, S) shape numbers of a batch of boards, with numpy."""
+    size = board.shape[1]
+    own = (side + 1)[:, None, None].astype(board.dtype)
+    view = np.where(board == 0, 0, np.where(board == own, 1, 2)).astype(np.int64)
+    padded = np.pad(view, ((0, 0), (train.REACH, train.REACH), (train.REACH, train.REACH)), constant_values=train.WALL)
+    out = []
+    for dx, dy in train.DIRECTIONS:
+        key = view << 16
+        for slot, offset in enumerate([-4, -3, -2, -1, 1, 2, 3, 4]):
+            y0, x0 = train.REACH + offset * dy, train.REACH + offset * dx
+            key = key | padded[:, y0:y0 + size, x0:x0 + size] << (2 * slot)
+        out.append(table[key])
+    return np.stack(out, 1)
+
+
+def integer_forward(q, cell_layer, board, side, table):
+    """MODEL.md's arithmetic: the value logit and the policy logits, both at the scale
+    ACTIVATION_ONE * WEIGHT_ONE, as int64 arrays."""
+    index = shape_indices(board, side, table)
+    summed = q["codebook"][index].astype(np.int32).sum(1) + q["bias0"]          # (B, S, S, D)
+    cell = np.clip(summed, 0, ACTIVATION_ONE)
+    if cell_layer:
+        cell = np.clip((cell @ q["cell_w"].astype(np.int64) + q["cell_b"]) >> WEIGHT_SHIFT, 0, ACTIVATION_ONE)
+    cells = board.shape[1] * board.shape[2]
+    pooled = (cell.reshape(len(board), cells, -1).sum(1).astype(np.int64) << POOL_SHIFT) // cells
+    hidden = (pooled @ q["v1_w"].astype(np.int64) + (q["v1_b"].astype(np.int64) << POOL_SHIFT))
+    hidden = np.clip(hidden >> (WEIGHT_SHIFT + POOL_SHIFT), 0, ACTIVATION_ONE)
+    value = hidden @ q["v2_w"].astype(np.int64) + q["v2_b"]
+    policy = cell @ q["p_w"].astype(np.int64) + q["p_b"]
+    return value, policy.reshape(len(board), -1)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("model", help="train.py's model.npz")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--check", help="a position set whose held-out positions to compare on")
+    args = ap.parse_args()
+    model = dict(np.load(args.model))
+    q, cell_layer = quantise(model)
+    write(args.out, q, cell_layer, model)
+    print(f"{args.out}: {Path(args.out).stat().st_size} bytes, {q['codebook'].shape[0]} shapes,"
+          f" D = {q['codebook'].shape[1]}, cell layer {'yes' if cell_layer else 'no'}")
+    if args.check:
+        data = np.load(args.check)
+        held = data["heldout"]
+        figures = compare(model, data["board"][held], data["side"][held], data["best"][held])
+        print(f"{figures['positions']} held-out positions: value logit |integer - float| mean {figures['mean_gap']:.4f},"
+              f" max {figures['max_gap']:.4f} (mean in engine units {figures['mean_gap'] * float(model['score_scale']):.1f});"
+              f" same sign {figures['same_sign']:.4f}, same best cell {figures['same_cell']:.4f}; move match float"
+              f" {figures['float_match']:.4f}, integer {figures['integer_match']:.4f}")
+
+
+def compare(model, board, side, best, batch=1024):
+    """The integer network against the float one on positions: the value logits' gap, how often
+    the value's sign and the policy's best cell agree, and each one's move match."""
+    import jax
+    import jax.numpy as jnp
+    q, cell_layer = quantise(model)
+    table, _ = train.shape_index_table()
+    forward, _ = train.make_model(jax, jnp, table, board.shape[1], cell_layer)
+    params = {name: jnp.asarray(value) for name, value in model.items() if name not in ("score_scale", "size", "rule")}
+    gaps, counts = [], np.zeros(4)
+    for start in range(0, len(board), batch):
+        b, s, m = board[start:start + batch], side[start:start + batch], best[start:start + batch]
+        float_value, float_policy = (np.asarray(x) for x in forward(params, b, s))
+        int_value, int_policy = integer_forward(q, cell_layer, b, s, table)
+        int_policy = np.where(b.reshape(len(b), -1) == 0, int_policy, np.iinfo(np.int64).min)
+        gaps.append(np.abs(int_value / (ACTIVATION_ONE * WEIGHT_ONE) - float_value))
+        counts += [((int_value > 0) == (float_value > 0)).sum(), (int_policy.argmax(1) == float_policy.argmax(1)).sum(),
+                   (float_policy.argmax(1) == m).sum(), (int_policy.argmax(1) == m).sum()]
+    gaps = np.concatenate(gaps)
+    n = len(board)
+    return {"positions": n, "mean_gap": float(gaps.mean()), "max_gap": float(gaps.max()), "same_sign": counts[0] / n,
+            "same_cell": counts[1] / n, "float_match": counts[2] / n, "integer_match": counts[3] / n}
+
+if __name__ == "__main__":
+    main()
