@@ -10,7 +10,9 @@ are symmetric images of each other, so none held out is also trained on; the net
 symmetric (the value of a board and of its seven images agree, the policy moves with them), which
 holds only if every line shape and its mirror image share one codebook entry; and two epochs of
 training lower the held-out policy loss and write the history, its plot and the weights; the
-exported file holds every array, and the integer network's value stays close to the float one's.
+exported file holds every array, the integer network's value stays close to the float one's, and
+the engine's reading of the file (`arbor evaluate --network`) computes exactly the integer
+reference's values and best cells.
 
 Run with the trainer's environment:  target/learn-venv/bin/python tests/learn_pipeline.py ARBOR
 """
@@ -91,6 +93,14 @@ def main():
         exported = (folder / "model.arbn").read_bytes()
         expected_bytes = 32 + 2 * q["codebook"].size + 2 * 8 + 2 * 64 + 4 * 8 + 2 * 8 * 32 + 4 * 32 + 2 * 32 + 4 + 2 * 8 + 4
         rounding = export.compare(model, boards[:256], sides[:256], columns["best"][:256])
+        table, _ = train.shape_index_table()
+        integer_value, integer_policy = export.integer_forward(q, cell_layer, boards, sides, table)
+        integer_policy = np.where(boards.reshape(len(boards), -1) == 0, integer_policy, np.iinfo(np.int64).min)
+        engine = subprocess.run([arbor, "evaluate", "--size", str(size), "--network", str(folder / "model.arbn")],
+                                input=rows, capture_output=True, text=True, check=True).stdout.splitlines()
+        engine_value = np.array([int(line.split()[0]) for line in engine])
+        engine_cell = np.array([int(line.split()[1].split(",")[1]) * size + int(line.split()[1].split(",")[0])
+                                for line in engine])
     checks = {
         "datagen wrote 40 whole games of the asked settings": len(games) == 40 and header["nodes"] == 1500,
         "data.py kept every searched position but duplicates": 0 < len(boards) <= searched,
@@ -108,6 +118,8 @@ def main():
         "the exported file has its header and every array": exported[:4] == b"ARBN"
                                                               and len(exported) == expected_bytes,
         "the integer network follows the float one": rounding["mean_gap"] < 0.05 and rounding["same_sign"] > 0.95,
+        "the engine's network gives the integer reference's values exactly": (engine_value == integer_value).all(),
+        "and ranks the same cell first": (engine_cell == integer_policy.argmax(1)).all(),
     }
     for name, ok in checks.items():
         print(f"{'ok' if ok else 'FAILED'}: {name}")

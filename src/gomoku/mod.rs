@@ -5,6 +5,7 @@ pub mod bench;
 mod board;
 pub mod eval;
 mod movegen;
+pub mod network;
 pub mod notation;
 pub mod pattern;
 mod renju;

@@ -4,6 +4,7 @@
 //! finished games turned into the evaluation's features for fitting its weights
 //! (`scripts/fit_eval.py`).
 
+use super::network::Network;
 use super::{Board, Color, Move, Rule};
 use crate::game::{Game, Playable};
 
@@ -24,6 +25,18 @@ pub fn position_from_rows(size: usize, rule: Rule, cells: &str) -> Result<Board,
         }
     }
     Board::from_stones(size, size, rule, &black, &white).map_err(|e| e.to_string())
+}
+
+/// The network's answer for a position in play, as `VALUE x,y`: its value logit (exact, at the
+/// scale of `scripts/learn/MODEL.md`) and the empty cell of highest policy (the first of equals
+/// in row order), as `scripts/learn/export.py` computes them.
+pub fn network_value_and_first_move(network: &Network, board: &Board) -> String {
+    let evaluation = network.evaluate(board);
+    let first = evaluation.policy.iter().rev().max_by_key(|&&(_, logit)| logit).map(|&(mv, _)| mv);
+    match first {
+        Some(mv) => format!("{} {mv}", evaluation.value),
+        None => format!("{} none", evaluation.value),
+    }
 }
 
 /// The static evaluation of a position in play, for its side to move, and the move the search's

@@ -81,10 +81,12 @@ pub const HELP: [(&str, &str); 12] = [
     ),
     (
         "evaluate",
-        "  arbor evaluate [--size N] [--rule freestyle|standard|renju|caro]
+        "  arbor evaluate [--size N] [--rule freestyle|standard|renju|caro] [--network FILE]
       Reads positions from stdin, one a line as for forbidden; prints for each the static
       evaluation for the side to move and the move the search's ordering tries first, as
-      'SCORE x,y' (for scripts/learn/baseline.py), or 'error line K: REASON'.",
+      'SCORE x,y' (for scripts/learn/baseline.py), or 'error line K: REASON'. With --network
+      (a file of scripts/learn/export.py), the network's exact value logit and the empty cell
+      its policy ranks first instead.",
     ),
     (
         "features",
@@ -160,6 +162,7 @@ pub enum Request {
     Evaluate {
         size: usize,
         rule: Rule,
+        network: Option<PathBuf>,
     },
     Features {
         size: usize,
@@ -560,10 +563,11 @@ fn size_only(parser: &mut Parser, subcommand: &'static str) -> Result<Request, l
 }
 
 fn evaluate(parser: &mut Parser) -> Result<Request, lexopt::Error> {
-    let (mut size, mut rule_given) = (15, Rule::Freestyle);
+    let (mut size, mut rule_given, mut network) = (15, Rule::Freestyle, None);
     while let Some(arg) = parser.next()? {
         match arg {
             Long("help") | Short('h') => return print_help("evaluate"),
+            Long("network") => network = Some(PathBuf::from(parser.value()?)),
             Long("size") => size = value(parser, "--size")?,
             Long("rule") => rule_given = rule(parser)?,
             arg => return Err(arg.unexpected()),
@@ -572,7 +576,7 @@ fn evaluate(parser: &mut Parser) -> Result<Request, lexopt::Error> {
     if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
         return Err(format!("--size: {size} is not from {MIN_SIZE} to {MAX_SIZE}").into());
     }
-    Ok(Request::Evaluate { size, rule: rule_given })
+    Ok(Request::Evaluate { size, rule: rule_given, network })
 }
 
 fn prove(parser: &mut Parser) -> Result<Request, lexopt::Error> {
@@ -693,7 +697,7 @@ mod tests {
             "selfplay --game amazons --time 50 --moves 2 --random black",
             "datagen --out a.bin --games 10 --seed 3 --nodes 5000 --size 20 --rule renju --openings o.txt --random-plies 4",
             "forbidden --size 15",
-            "evaluate --size 20 --rule standard",
+            "evaluate --size 20 --rule standard --network model.arbn",
             "features",
             "prove --size 20 --rule renju --nodes 5000",
             "replay --engine pbrain-x --threads 1 -- a.txt b.txt",

@@ -17,6 +17,7 @@ use arbor::amazons::{self, Position};
 use arbor::datagen;
 use arbor::engine::{DEFAULT_HASH_MB, Engine, bench};
 use arbor::game::Playable;
+use arbor::gomoku::network::Network;
 use arbor::gomoku::notation::{board_from_notation, format_move, parse_moves};
 use arbor::gomoku::{self, Board, Color, scripts};
 use arbor::protocol::gtp;
@@ -66,7 +67,7 @@ fn main() -> ExitCode {
         Request::Selfplay(options) => run_selfplay(&options),
         Request::Datagen(options) => run_datagen(&options),
         Request::Forbidden { size } => run_forbidden(size),
-        Request::Evaluate { size, rule } => run_evaluate(size, rule),
+        Request::Evaluate { size, rule, network } => run_evaluate(size, rule, network.as_ref()),
         Request::Prove { size, rule, nodes } => run_prove(size, rule, nodes),
         Request::Features { size } => run_features(size),
     };
@@ -299,13 +300,24 @@ fn run_datagen(options: &Datagen) -> Result<(), String> {
 }
 
 /// One line out per position line in: the static evaluation and the ordering's first move
-/// ([`scripts::evaluation_and_first_move`]), or `error line K: REASON`.
-fn run_evaluate(size: usize, rule: gomoku::Rule) -> Result<(), String> {
+/// ([`scripts::evaluation_and_first_move`]), or with a network its value and policy's first
+/// cell ([`scripts::network_value_and_first_move`]); `error line K: REASON` for a bad line.
+fn run_evaluate(size: usize, rule: gomoku::Rule, network: Option<&PathBuf>) -> Result<(), String> {
+    let network = match network {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Some(Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?)
+        }
+        None => None,
+    };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for (index, line) in std::io::stdin().lock().lines().enumerate() {
         let line = line.map_err(|e| e.to_string())?;
         let answer = match scripts::position_from_rows(size, rule, line.trim()) {
-            Ok(board) if !board.is_over() => scripts::evaluation_and_first_move(&board),
+            Ok(board) if !board.is_over() => match &network {
+                Some(network) => scripts::network_value_and_first_move(network, &board),
+                None => scripts::evaluation_and_first_move(&board),
+            },
             Ok(_) => format!("error line {}: the game is over", index + 1),
             Err(e) => format!("error line {}: {e}", index + 1),
         };
