@@ -117,12 +117,12 @@ def referee_program(ap, args):
 
 
 @contextlib.contextmanager
-def runner(args, programs, work=play_pair, modules=()):
+def runner(args, programs, work=play_pair):
     """Yields play(tasks, on_result), which runs work(task, programs) for each task (by default
     a game pair) here (--direct) or on the Dask cluster the arguments name and calls on_result
-    with each answer as it comes; a true answer from on_result drops the tasks not yet run.
-    `modules` (paths) travel to the workers with this one and those it imports, when `work`
-    lives in another."""
+    with each answer as it comes; a true answer from on_result drops the tasks not yet run. A
+    `work` defined in a script's main module travels by value; one of another module needs that
+    module on the workers."""
     if args.direct:
         def play_here(tasks, on_result):
             for task in tasks:
@@ -142,8 +142,8 @@ def runner(args, programs, work=play_pair, modules=()):
                                                        host="127.0.0.1", dashboard_address=None))
             client = stack.enter_context(Client(cluster))
         # Workers import each file as it arrives, so a module comes after those it imports.
-        for module in [HERE / name for name in ("elo.py", "match_report.py", "referee.py", "games.py")] + list(modules):
-            client.upload_file(str(module))
+        for module in ("elo.py", "match_report.py", "referee.py", "games.py"):
+            client.upload_file(str(HERE / module))
         shared = client.scatter(programs, broadcast=True, hash=False)
 
         def play(tasks, on_result):

@@ -3,7 +3,8 @@
 byte for byte, as made directly, and a shard cut short resumes to the same bytes.
 
 Three shards of a few fixed-node games are made directly, then again on a local cluster of two
-workers, one of them from a copy cut short in the middle of a game.
+workers, one of them from a copy cut short in the middle of a game whose first game has a depth
+byte changed: the byte must survive, or the shard was made again rather than resumed.
 
 Run with the runner's environment:  target/runner-venv/bin/python tests/generate_cluster.py ARBOR
 """
@@ -27,13 +28,19 @@ def main():
     with tempfile.TemporaryDirectory(prefix="arbor-generate-test-") as folder:
         folder = Path(folder)
         direct = generate(arbor, folder / "direct", "--direct")
-        cut = folder / "cluster-s2.bin"
-        cut.write_bytes(direct[1][:len(direct[1]) * 2 // 3])
+        cut = bytearray(direct[1][:len(direct[1]) * 2 // 3])
+        unsearched, plies = cut[32 + 3], int.from_bytes(cut[32 + 4:32 + 6], "little")
+        marked = 32 + 6 + 2 * plies + 4                  # the first searched position's depth
+        cut[marked] = 250
+        (folder / "cluster-s2.bin").write_bytes(cut)
         cluster = generate(arbor, folder / "cluster", "--workers", "2")
+        resumed = cluster[1][marked] == 250 and cluster[1][marked + 1:] == direct[1][marked + 1:]
+        cluster[1] = direct[1] if resumed else cluster[1]
     checks = {
         "three shards of whole games were made": all(len(shard) > 32 for shard in direct),
         "the shards differ by seed": len(set(direct)) == 3,
-        "the cluster made the same bytes, the cut shard resumed": cluster == direct,
+        "the cut shard was resumed, not made again": resumed and plies > unsearched,
+        "the cluster made the same bytes": cluster == direct,
     }
     for name, ok in checks.items():
         print(f"{'ok' if ok else 'FAILED'}: {name}")

@@ -32,16 +32,18 @@ def read_header(data, path):
 
 def read_games(path):
     """The file's header and its whole games, each (result, unsearched, moves, scores, best, depth):
-    result 0 draw, 1 black won, 2 white won; moves and best as (x, y) rows."""
+    result 0 draw, 1 black won, 2 white won; moves and best as (x, y) rows. Reading stops, as
+    `arbor datagen` does, at the first game that is cut short or not of the file's rule and size."""
     data = Path(path).read_bytes()
     header = read_header(data, path)
     games, offset = [], HEADER_BYTES
     while offset + 6 <= len(data):
-        result, unsearched = data[offset + 2], data[offset + 3]
+        rule, size, result, unsearched = data[offset:offset + 4]
         plies = int.from_bytes(data[offset + 4:offset + 6], "little")
         searched = plies - unsearched
         end = offset + 6 + 2 * plies + 5 * searched
-        if searched < 0 or end > len(data):
+        if searched < 0 or end > len(data) or result > 2 or (RULES[rule] if rule < 4 else None, size) != (
+                header["rule"], header["size"]):
             break
         cells = np.frombuffer(data, "<u2", plies, offset + 6)
         entries = np.frombuffer(data, np.dtype([("score", "<i2"), ("best", "<u2"), ("depth", "u1")]), searched,

@@ -21,7 +21,6 @@ import train  # noqa: E402
 ACTIVATION_ONE = 255        # an activation of 1.0
 WEIGHT_ONE = 1024           # a weight of 1.0 (a power of two: the engine shifts)
 WEIGHT_SHIFT = 10
-HIDDEN = 32
 POOL_SHIFT = 6              # extra bits of the cells' mean, which the value head reads in i64
 RULES = ["freestyle", "standard", "renju", "caro"]
 
@@ -44,7 +43,6 @@ def quantise(model):
         "v2_w": rounded(model["v2_w"][:, 0], WEIGHT_ONE, np.int16),
         "v2_b": rounded(model["v2_b"][0], ACTIVATION_ONE * WEIGHT_ONE, np.int32),
         "p_w": rounded(model["p_w"][:, 0], WEIGHT_ONE, np.int16),
-        "p_b": rounded(model["p_b"], ACTIVATION_ONE * WEIGHT_ONE, np.int32),
     }
     return q, cell_layer
 
@@ -52,11 +50,11 @@ def quantise(model):
 def write(path, q, cell_layer, model):
     shapes, dim = q["codebook"].shape
     rule = RULES.index(str(model["rule"]))
-    header = struct.pack("<4sBBBBHHfI", b"ARBN", 1, int(cell_layer), rule, int(model["size"]), dim, HIDDEN,
+    header = struct.pack("<4sBBBBHHfI", b"ARBN", 1, int(cell_layer), rule, int(model["size"]), dim, q["v1_w"].shape[1],
                          float(model["score_scale"]), shapes)
     header += bytes(32 - len(header))
     body = b"".join(np.ascontiguousarray(q[name]).astype(q[name].dtype.newbyteorder("<")).tobytes()
-                    for name in ("codebook", "bias0", "cell_w", "cell_b", "v1_w", "v1_b", "v2_w", "v2_b", "p_w", "p_b"))
+                    for name in ("codebook", "bias0", "cell_w", "cell_b", "v1_w", "v1_b", "v2_w", "v2_b", "p_w"))
     Path(path).write_bytes(header + body)
 
 
@@ -89,7 +87,7 @@ def integer_forward(q, cell_layer, board, side, table):
     hidden = (pooled @ q["v1_w"].astype(np.int64) + (q["v1_b"].astype(np.int64) << POOL_SHIFT))
     hidden = np.clip(hidden >> (WEIGHT_SHIFT + POOL_SHIFT), 0, ACTIVATION_ONE)
     value = hidden @ q["v2_w"].astype(np.int64) + q["v2_b"]
-    policy = cell @ q["p_w"].astype(np.int64) + q["p_b"]
+    policy = cell @ q["p_w"].astype(np.int64)
     return value, policy.reshape(len(board), -1)
 
 

@@ -6,9 +6,10 @@ to OUT/PREFIX-sSEED.bin as it ends.
 
 A shard's games depend only on the settings, the openings and its seed, so shards made on any
 machine add up to one data set, and a run started again plays only what is missing: a finished
-shard comes back at once, and one cut short (its file is there but short) travels with its task
-and resumes where it stopped. Keep shards small (the default, 200 games, is about a minute of
-one core at 10,000 nodes) so an interrupted run loses little.
+shard comes back at once, and a shorter one (made with a smaller --games) travels with its task
+and is played on from its last game. A shard is written only when its task ends, so an
+interrupted run loses the shards in play: keep them small (the default, 200 games, is about a
+minute of one core at 10,000 nodes).
 
 Usage:
   target/runner-venv/bin/python scripts/learn/generate.py --arbor target/release/arbor \\

@@ -10,7 +10,8 @@ engine; the valid shapes (walls only at a line's far ends) are numbered densely
 (`shape_index_table`), 22,143 of them. The model sums the four codebook vectors of each cell
 (D numbers), clips the sum to [0, 1], applies one per-cell layer (D to D, clipped the same
 way), and reads the value from the cells' mean (D to 32 to 1, a logit of the side to move's
-winning chance) and the policy from each empty cell (D to 1, a softmax over the empty cells).
+winning chance) and the policy from each empty cell (D to 1 with no bias, which a softmax over the empty cells
+would ignore).
 The engine can keep the per-cell sums incrementally: a stone changes the shapes of only the
 cells in its four lines.
 
@@ -135,7 +136,7 @@ def make_model(jax, jnp, table, size, cell_layer=True):
         pooled = cell.mean((1, 2))
         hidden = jnp.clip(pooled @ params["v1_w"] + params["v1_b"], 0, 1)
         value = (hidden @ params["v2_w"] + params["v2_b"])[:, 0]
-        policy = (cell @ params["p_w"])[..., 0] + params["p_b"]
+        policy = (cell @ params["p_w"])[..., 0]
         policy = jnp.where(board == 0, policy, -1e9).reshape(len(board), -1)
         return value, policy
 
@@ -151,7 +152,6 @@ def make_model(jax, jnp, table, size, cell_layer=True):
             "v2_w": jax.random.normal(k[3], (32, 1)) / np.sqrt(32),
             "v2_b": jnp.zeros(1),
             "p_w": jax.random.normal(k[4], (dim, 1)) / np.sqrt(dim),
-            "p_b": jnp.zeros(()),
         }
 
     return forward, init
@@ -184,7 +184,7 @@ def main():
     test = {name: column[heldout] for name, column in columns.items()}
     if args.limit:
         train = {name: column[:args.limit] for name, column in train.items()}
-    scale = fit_scale(columns["score"], columns["result"])
+    scale = fit_scale(train["score"], train["result"])
     for part in (train, test):
         chance = 1 / (1 + np.exp(-np.clip(part["score"] / scale, -50, 50)))
         part["target"] = (args.lam * part["result"] + (1 - args.lam) * chance).astype(np.float32)

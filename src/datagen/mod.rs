@@ -118,8 +118,9 @@ impl Settings {
     }
 }
 
-/// A fingerprint of the openings (FNV-1a over their cells), so that a file is not resumed with
-/// another list.
+/// A fingerprint of the openings (FNV-1a over their cells, each opening closed by the cell
+/// 31,31, a corner only a 32x32 opening could hold), so that a file is not resumed with another
+/// list. Files written since the format began carry it, so it stays as it is.
 fn openings_digest(openings: &[Vec<Move>]) -> u64 {
     let mut hash = 0xCBF2_9CE4_8422_2325_u64;
     for opening in openings {
@@ -263,6 +264,9 @@ pub fn generate(
     games: u64,
     mut on_game: impl FnMut(&Progress),
 ) -> Result<(), String> {
+    if let Some(mv) = openings.iter().flatten().find(|mv| mv.x() >= settings.size || mv.y() >= settings.size) {
+        return Err(format!("an opening has a stone at {mv}, off a board of size {}", settings.size));
+    }
     let header = settings.header(openings);
     let mut file =
         OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path).map_err(|e| e.to_string())?;
@@ -288,11 +292,12 @@ pub fn generate(
     file.sync_all().map_err(|e| e.to_string())
 }
 
-/// How many whole games `file` holds and the length they end at (0 for an empty file).
+/// How many whole games `file` holds and the length they end at (0 for an empty file, or one cut
+/// short inside its header).
 fn resume_point(file: &mut File, header: &[u8; HEADER_BYTES]) -> Result<(u64, usize), String> {
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
-    if bytes.is_empty() {
+    if bytes.len() < HEADER_BYTES && header.starts_with(&bytes) {
         return Ok((0, 0));
     }
     if bytes.get(..HEADER_BYTES) != Some(&header[..]) {
@@ -365,6 +370,15 @@ mod tests {
         assert_eq!(std::fs::read(&cut).unwrap(), std::fs::read(&whole).unwrap());
         let refused = generate(&cut, &settings(10), &openings(), 5, |_| {});
         assert!(refused.unwrap_err().contains("other settings"));
+        let other_openings = generate(&cut, &settings(9), &openings()[..1], 5, |_| {});
+        assert!(other_openings.unwrap_err().contains("other settings"));
+        let small = Settings { size: 5, ..settings(9) };
+        let off_board = generate(&folder.join("small.bin"), &small, &openings(), 1, |_| {});
+        assert!(off_board.unwrap_err().contains("off a board of size 5"));
+        let header_cut = folder.join("header-cut.bin");
+        std::fs::write(&header_cut, &std::fs::read(&whole).unwrap()[..10]).unwrap();
+        generate(&header_cut, &settings(9), &openings(), 4, |_| {}).unwrap();
+        assert_eq!(std::fs::read(&header_cut).unwrap(), std::fs::read(&whole).unwrap());
         std::fs::remove_dir_all(&folder).unwrap();
     }
 }

@@ -36,7 +36,8 @@ pub struct Network {
     v2_w: Vec<i16>,
     v2_b: i32,
     p_w: Vec<i16>,
-    p_b: i32,
+    /// Rule code (as in the data format) and board size the network was trained on.
+    trained_on: (u8, usize),
 }
 
 /// A position's value and policy, both at the scale activation 1.0 times weight 1.0.
@@ -130,12 +131,17 @@ impl Network {
             v2_w: reader.i16s(hidden)?,
             v2_b: reader.i32s(1)?[0],
             p_w: reader.i16s(dim)?,
-            p_b: reader.i32s(1)?[0],
+            trained_on: (header[6], usize::from(header[7])),
         };
         if !reader.0.is_empty() {
             return Err(format!("{} bytes after the last array", reader.0.len()));
         }
         Ok(network)
+    }
+
+    /// The rule (0 freestyle, 1 standard, 2 renju, 3 caro) and board size of its training data.
+    pub fn trained_on(&self) -> (u8, usize) {
+        self.trained_on
     }
 
     /// Engine score units per value logit (the trainer's fitted scale).
@@ -164,9 +170,18 @@ impl Network {
         }
         let mut sum: Vec<i32> = self.bias0.iter().map(|&b| i32::from(b)).collect();
         for (dx, dy) in DIRECTIONS {
-            let key = OFFSETS.iter().enumerate().fold(centre << 16, |key, (slot, &k)| {
-                key | Self::code(board, x + k * dx, y + k * dy, side) << (2 * slot)
-            });
+            let mut key = centre << 16;
+            // Each side read outwards from the centre: past a wall, everything reads as one.
+            for side_slots in [[3, 2, 1, 0], [4, 5, 6, 7]] {
+                let mut code = 0;
+                for slot in side_slots {
+                    if code != WALL {
+                        let k = OFFSETS[slot];
+                        code = Self::code(board, x + k * dx, y + k * dy, side);
+                    }
+                    key |= code << (2 * slot);
+                }
+            }
             let shape = usize::from(self.shape_of_key[key as usize]);
             for (s, &c) in sum.iter_mut().zip(&self.codebook[shape * self.dim..(shape + 1) * self.dim]) {
                 *s += i32::from(c);
@@ -204,7 +219,7 @@ impl Network {
                 let mv = Move::new(x, y).expect("a cell of the board");
                 if board.is_empty(mv) {
                     let logit = h.iter().zip(&self.p_w).map(|(&v, &w)| i64::from(v) * i64::from(w)).sum::<i64>();
-                    policy.push((mv, logit + i64::from(self.p_b)));
+                    policy.push((mv, logit));
                 }
             }
         }
@@ -237,6 +252,40 @@ mod tests {
         assert_eq!(table[key], table[mirror(key as u32) as usize]);
         // A wall next to the centre with an empty cell beyond it cannot occur.
         assert_eq!(table[(WALL << 6) as usize], NO_SHAPE);
+    }
+
+    /// A network of `dim` numbers a cell whose every codebook entry is 1.
+    fn ones_network(dim: usize) -> Network {
+        let (_, shapes) = shape_numbers();
+        let mut bytes = Vec::from(*MAGIC);
+        bytes.extend([1, 1, 0, 15]);
+        bytes.extend((dim as u16).to_le_bytes());
+        bytes.extend(1_u16.to_le_bytes());
+        bytes.extend(800_f32.to_le_bytes());
+        bytes.extend((shapes as u32).to_le_bytes());
+        bytes.resize(HEADER_BYTES, 0);
+        let sizes = [(shapes * dim, 2), (dim, 2), (dim * dim, 2), (dim, 4), (dim, 2), (1, 4), (1, 2), (1, 4), (dim, 2)];
+        for (index, (count, width)) in sizes.into_iter().enumerate() {
+            let one: &[u8] = if index == 0 { &[1, 0, 0, 0] } else { &[0, 0, 0, 0] };
+            for _ in 0..count {
+                bytes.extend(&one[..width]);
+            }
+        }
+        Network::from_bytes(&bytes).unwrap()
+    }
+
+    #[test]
+    fn a_walled_cell_ends_its_lines_and_is_never_proposed() {
+        crate::gomoku::build_tables();
+        let network = ones_network(2);
+        let mut board = Board::new(15, 15, crate::gomoku::Rule::Freestyle).unwrap();
+        board.play(Move::new(7, 7).unwrap()).unwrap();
+        let wall = Move::new(9, 7).unwrap();
+        board.add_wall(wall).unwrap();
+        let evaluation = network.evaluate(&board);
+        assert_eq!(evaluation.policy.len(), 15 * 15 - 2);
+        assert!(evaluation.policy.iter().all(|&(mv, _)| mv != wall));
+        assert_eq!(network.trained_on(), (0, 15));
     }
 
     #[test]
