@@ -6,8 +6,8 @@ integer network.
 
 What is checked: every position data.py rebuilds is a legal position in play with the right
 side to move (`arbor evaluate` accepts each one, and the stone counts agree); the hash that
-deduplicates and splits the positions is the same for a board's eight images, so no held-out
-position is trained on under another symmetry; the network is exactly
+deduplicates and splits the positions is the same for a board's eight images, and no held-out
+position is trained on under any symmetry; the network is exactly
 symmetric (the value of a board and of its seven images agree, the policy moves with them), which
 holds only if every line shape and its mirror image share one codebook entry; and two epochs of
 training lower the held-out policy loss and write the history, its plot and the weights; the
@@ -118,6 +118,8 @@ def main():
         "the side to move follows the stone counts": bool(((black - white) == (sides == 1)).all()),
         "the deduplication hash is the same for a board's eight images": invariant,
         "some positions are held out, most are not": 0 < columns["heldout"].sum() < len(boards) / 2,
+        "no held-out position is trained on, under any symmetry": not np.isin(
+            data.canonical_hashes(boards[~columns["heldout"]]), data.canonical_hashes(boards[columns["heldout"]])).any(),
         "baseline.py reports both figures": "value accuracy" in baseline and "move match" in baseline,
         "22,143 line shapes": shapes == 22143,
         "the value is the same under the board's eight symmetries": same_value,

@@ -3,10 +3,11 @@
 
 Every searched position of every game becomes one row: the board (0 empty, 1 black, 2 white),
 the side to move, the game's result and the search's score from that side's view, the search's
-best move, its depth and the ply. Positions are deduplicated under the board's eight symmetries
-(the first one read is kept), and a position goes to the held-out split when its canonical hash
-says so (1 in --holdout), so no held-out position is also a training one under another
-symmetry.
+best move, its depth and the ply. Whole games are held out (1 in --holdout, by a hash of the
+file's seed and the game's number), since neighbouring positions of one game share its result
+and look alike; a position of a held-out game is dropped from training wherever else it occurs,
+under any of the board's eight symmetries, and each split keeps the first of its positions that
+are symmetric images of each other.
 
 Usage:
   target/learn-venv/bin/python scripts/learn/data.py target/data/*.bin --out target/learn/set.npz
@@ -92,24 +93,38 @@ def canonical_hashes(boards, chunk=65536):
     return hashes
 
 
+def held_out_game(seed, number, holdout):
+    """Whether game `number` of the file of `seed` is held out (a multiplicative hash)."""
+    mixed = (seed * 0x9E3779B97F4A7C15 + number) * 0xBF58476D1CE4E5B9 % 2**64
+    return (mixed >> 32) % holdout == 0
+
+
 def build(paths, holdout):
-    sizes, rows = set(), []
+    sizes, rows, held = set(), [], []
     for path in paths:
         header, games = read_games(path)
         sizes.add((header["rule"], header["size"]))
-        rows.extend(game_rows(game, header["size"]) for game in games)
+        for number, game in enumerate(games):
+            rows.append(game_rows(game, header["size"]))
+            held.append(np.full(len(rows[-1]["side"]), held_out_game(header["seed"], number, holdout)))
         print(f"{path}: {len(games)} games, {header}", file=sys.stderr)
     if len(sizes) != 1:
         sys.exit(f"data.py: the files mix rules or sizes {sorted(sizes)}; make one set per rule and size")
     columns = {name: np.concatenate([row[name] for row in rows]) for name in rows[0]}
+    held = np.concatenate(held)
     hashes = canonical_hashes(columns["board"])
-    _, first = np.unique(hashes, return_index=True)
-    first.sort()
-    columns = {name: column[first] for name, column in columns.items()}
-    columns["heldout"] = (hashes[first] % np.uint64(holdout) == 0)
+    trainable = ~held & ~np.isin(hashes, hashes[held])
+    kept = []
+    for split in (held, trainable):
+        rows_of_split = np.flatnonzero(split)
+        _, first = np.unique(hashes[rows_of_split], return_index=True)
+        kept.append(rows_of_split[first])
+    kept = np.sort(np.concatenate(kept))
+    columns = {name: column[kept] for name, column in columns.items()}
+    columns["heldout"] = held[kept]
     rule, size = sizes.pop()
-    print(f"{len(hashes)} positions, {len(first)} after deduplication, {int(columns['heldout'].sum())} held out",
-          file=sys.stderr)
+    print(f"{len(hashes)} positions, {len(kept)} kept: {int(columns['heldout'].sum())} held out (from"
+          f" {int(held.sum())} in held-out games), {int((~columns['heldout']).sum())} for training", file=sys.stderr)
     return columns, rule, size
 
 
@@ -117,7 +132,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="+")
     ap.add_argument("--out", required=True, help=".npz file")
-    ap.add_argument("--holdout", type=int, default=64, help="one position in this many is held out")
+    ap.add_argument("--holdout", type=int, default=64, help="one game in this many is held out")
     args = ap.parse_args()
     columns, rule, size = build(args.files, args.holdout)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
