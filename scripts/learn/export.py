@@ -18,7 +18,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import train  # noqa: E402
 
-ACTIVATION_ONE = 255        # an activation of 1.0
+ACTIVATION_ONE = 1023       # an activation of 1.0
 WEIGHT_ONE = 1024           # a weight of 1.0 (a power of two: the engine shifts)
 WEIGHT_SHIFT = 10
 POOL_SHIFT = 6              # extra bits of the cells' mean, which the value head reads in i64

@@ -9,7 +9,7 @@ use super::{Board, Color, Move};
 const MAGIC: &[u8; 4] = b"ARBN";
 const HEADER_BYTES: usize = 32;
 /// Activation 1.0 as an integer.
-const ACTIVATION_ONE: i32 = 255;
+const ACTIVATION_ONE: i32 = 1023;
 const WEIGHT_SHIFT: u32 = 10;
 /// Extra bits of the cells' mean read by the value head.
 const POOL_SHIFT: u32 = 6;
