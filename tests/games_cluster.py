@@ -17,6 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.dont_write_bytecode = True
+from checks import report  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 DASK = Path(PYTHON).parent / "dask"
@@ -69,10 +72,7 @@ def main():
         "every game ended in a five or a full board": all(game["reason"] in ("five", "full board")
                                                           for record in direct.values() for game in record["games"]),
     }
-    for name, ok in checks.items():
-        print(f"{'ok' if ok else 'FAILED'}: {name}")
-    print(f"games: {sum(checks.values())} passed, {len(checks) - sum(checks.values())} failed ({len(results)} games)")
-    sys.exit(0 if all(checks.values()) else 1)
+    report("games", checks, f"({len(results)} games)")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.dont_write_bytecode = True
+from checks import report  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -42,10 +45,7 @@ def main():
         "the cut shard was resumed, not made again": resumed and plies > unsearched,
         "the cluster made the same bytes": cluster == direct,
     }
-    for name, ok in checks.items():
-        print(f"{'ok' if ok else 'FAILED'}: {name}")
-    print(f"generate: {sum(checks.values())} passed, {len(checks) - sum(checks.values())} failed")
-    sys.exit(0 if all(checks.values()) else 1)
+    report("generate", checks)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts/learn"))
 sys.dont_write_bytecode = True
+from checks import report  # noqa: E402
 import data  # noqa: E402
 import export  # noqa: E402
 import train  # noqa: E402
@@ -132,11 +133,7 @@ def main():
         "the engine's network gives the integer reference's values exactly, both forms": same_values,
         "and ranks the same cell first": same_cells,
     }
-    for name, ok in checks.items():
-        print(f"{'ok' if ok else 'FAILED'}: {name}")
-    print(f"learn: {sum(checks.values())} passed, {len(checks) - sum(checks.values())} failed"
-          f" ({len(boards)} positions)")
-    sys.exit(0 if all(checks.values()) else 1)
+    report("learn", checks, f"({len(boards)} positions)")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.dont_write_bytecode = True
 sys.path.insert(0, str(ROOT / "scripts"))
 import spsa  # noqa: E402
+from checks import report  # noqa: E402
 
 
 def run(state, *extra):
@@ -66,11 +67,8 @@ def main():
             "each history line's θ follows from its signs and results": replayed(straight, folder / "straight.history.jsonl"),
             "θ stayed inside the ranges": all(bounds[n][1] <= v <= bounds[n][2] for n, v in straight["theta"].items()),
         }
-    for name, ok in checks.items():
-        print(f"{'ok' if ok else 'FAILED'}: {name}")
     print(f"results of the 6 pairs (wins - losses of θ+): {results}")
-    print(f"spsa: {sum(checks.values())} passed, {len(checks) - sum(checks.values())} failed")
-    sys.exit(0 if all(checks.values()) else 1)
+    report("spsa", checks)
 
 
 if __name__ == "__main__":
