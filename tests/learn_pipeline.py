@@ -42,7 +42,7 @@ def symmetric_model_checks(boards, sides):
     table, shapes = train.shape_index_table()
     same_value, same_policy = True, True
     for cell_layer in (True, False):
-        forward, init = train.make_model(jax, jnp, table, boards.shape[1], cell_layer)
+        forward, init = train.make_model(jax, jnp, table, cell_layer)
         params = init(jax.random.PRNGKey(3), shapes, 8)
         params["codebook"] = params["codebook"] * 5            # large enough for every clip to matter
         value, policy = forward(params, boards, sides)

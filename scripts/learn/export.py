@@ -58,26 +58,10 @@ def write(path, q, cell_layer, model):
     Path(path).write_bytes(header + body)
 
 
-def shape_indices(board, side, table):
-    """As train.py's: (B, 4, S, S) shape numbers of a batch of boards, with numpy."""
-    size = board.shape[1]
-    own = (side + 1)[:, None, None].astype(board.dtype)
-    view = np.where(board == 0, 0, np.where(board == own, 1, 2)).astype(np.int64)
-    padded = np.pad(view, ((0, 0), (train.REACH, train.REACH), (train.REACH, train.REACH)), constant_values=train.WALL)
-    out = []
-    for dx, dy in train.DIRECTIONS:
-        key = view << 16
-        for slot, offset in enumerate([-4, -3, -2, -1, 1, 2, 3, 4]):
-            y0, x0 = train.REACH + offset * dy, train.REACH + offset * dx
-            key = key | padded[:, y0:y0 + size, x0:x0 + size] << (2 * slot)
-        out.append(table[key])
-    return np.stack(out, 1)
-
-
 def integer_forward(q, cell_layer, board, side, table):
     """MODEL.md's arithmetic: the value logit and the policy logits, both at the scale
     ACTIVATION_ONE * WEIGHT_ONE, as int64 arrays."""
-    index = shape_indices(board, side, table)
+    index = train.shape_indices(np, table, board, side)
     summed = q["codebook"][index].astype(np.int32).sum(1) + q["bias0"]          # (B, S, S, D)
     cell = np.clip(summed, 0, ACTIVATION_ONE)
     if cell_layer:
@@ -119,7 +103,7 @@ def compare(model, board, side, best, batch=1024):
     import jax.numpy as jnp
     q, cell_layer = quantise(model)
     table, _ = train.shape_index_table()
-    forward, _ = train.make_model(jax, jnp, table, board.shape[1], cell_layer)
+    forward, _ = train.make_model(jax, jnp, table, cell_layer)
     params = {name: jnp.asarray(value) for name, value in model.items() if name not in ("score_scale", "size", "rule")}
     gaps, counts = [], np.zeros(4)
     for start in range(0, len(board), batch):

@@ -108,27 +108,32 @@ def symmetric(board, best, which):
     return np.ascontiguousarray(board), np.ascontiguousarray(marks).reshape(len(board), size * size).argmax(1)
 
 
-def make_model(jax, jnp, table, size, cell_layer=True):
+def shape_indices(xp, table, board, side):
+    """The shape numbers (B, 4, S, S) of a batch of boards (0/1/2 for empty/black/white) for the
+    side to move (0 black, 1 white), with `xp` numpy or jax.numpy and `table` from
+    shape_index_table in it."""
+    size = board.shape[1]
+    own = (side + 1)[:, None, None].astype(board.dtype)
+    view = xp.where(board == 0, 0, xp.where(board == own, 1, 2)).astype(xp.int32)
+    padded = xp.pad(view, ((0, 0), (REACH, REACH), (REACH, REACH)), constant_values=WALL)
+    out = []
+    for dx, dy in DIRECTIONS:
+        key = view << 16
+        for slot, offset in enumerate([-4, -3, -2, -1, 1, 2, 3, 4]):
+            y0, x0 = REACH + offset * dy, REACH + offset * dx
+            key = key | padded[:, y0:y0 + size, x0:x0 + size] << (2 * slot)
+        out.append(table[key])
+    return xp.stack(out, 1)
+
+
+def make_model(jax, jnp, table, cell_layer=True):
     """The network's functions over a batch: boards (B, S, S) 0/1/2 for empty/black/white and
     the side to move (0 black, 1 white). Without `cell_layer` the clipped sums feed the heads
     directly, which an engine can keep up to date with additions alone."""
     table = jnp.asarray(table)
 
-    def shape_indices(board, side):
-        own = (side + 1)[:, None, None].astype(board.dtype)
-        view = jnp.where(board == 0, 0, jnp.where(board == own, 1, 2)).astype(jnp.int32)
-        padded = jnp.pad(view, ((0, 0), (REACH, REACH), (REACH, REACH)), constant_values=WALL)
-        out = []
-        for dx, dy in DIRECTIONS:
-            key = view << 16
-            for slot, offset in enumerate([-4, -3, -2, -1, 1, 2, 3, 4]):
-                y0, x0 = REACH + offset * dy, REACH + offset * dx
-                key = key | padded[:, y0:y0 + size, x0:x0 + size] << (2 * slot)
-            out.append(table[key])
-        return jnp.stack(out, 1)                                    # (B, 4, S, S)
-
     def forward(params, board, side):
-        index = shape_indices(board, side)
+        index = shape_indices(jnp, table, board, side)
         summed = params["codebook"][index].sum(1)                   # (B, S, S, D)
         cell = jnp.clip(summed + params["bias0"], 0, 1)
         if cell_layer:
@@ -192,7 +197,7 @@ def main():
     print(f"{len(train['board'])} training and {len(test['board'])} held-out positions, size {size};"
           f" {shapes} shapes; score scale {scale:.0f}; devices {jax.devices()}", flush=True)
 
-    forward, init = make_model(jax, jnp, table, size, cell_layer=not args.no_cell_layer)
+    forward, init = make_model(jax, jnp, table, cell_layer=not args.no_cell_layer)
     params = init(jax.random.PRNGKey(args.seed), shapes, args.dim)
     if args.no_cell_layer:
         del params["cell_w"], params["cell_b"]

@@ -65,19 +65,6 @@ pub struct GameData {
     pub searched: Vec<Searched>,
 }
 
-fn rule_code(rule: Rule) -> u8 {
-    match rule {
-        Rule::Freestyle => 0,
-        Rule::Standard => 1,
-        Rule::Renju => 2,
-        Rule::Caro => 3,
-    }
-}
-
-fn rule_from_code(code: u8) -> Option<Rule> {
-    [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro].get(usize::from(code)).copied()
-}
-
 /// A cell as the file stores it: `x + 32 * y`, the same for every board size.
 fn cell_code(mv: Move) -> u16 {
     (mv.x() + 32 * mv.y()) as u16
@@ -108,7 +95,7 @@ impl Settings {
         let mut header = [0; HEADER_BYTES];
         header[..4].copy_from_slice(MAGIC);
         header[4] = VERSION;
-        header[5] = rule_code(self.rule);
+        header[5] = self.rule.code();
         header[6] = self.size as u8;
         header[7] = self.random_plies;
         header[8..16].copy_from_slice(&self.nodes.to_le_bytes());
@@ -135,7 +122,7 @@ fn openings_digest(openings: &[Vec<Move>]) -> u64 {
 
 impl GameData {
     pub fn encode(&self, out: &mut Vec<u8>) {
-        out.push(rule_code(self.rule));
+        out.push(self.rule.code());
         out.push(self.size as u8);
         out.push(match self.winner {
             None => 0,
@@ -158,7 +145,7 @@ impl GameData {
     /// whole, well-formed game (a file cut short while a game was written).
     pub fn decode(bytes: &[u8]) -> Option<(GameData, usize)> {
         let header = bytes.get(..GAME_HEADER_BYTES)?;
-        let rule = rule_from_code(header[0])?;
+        let rule = Rule::from_code(header[0])?;
         let size = usize::from(header[1]);
         let winner = match header[2] {
             0 => None,

@@ -4,7 +4,7 @@
 //! bit. The search does not use it yet: it is the reference the incremental evaluator will be
 //! tested against, and `arbor evaluate --network` reports it.
 
-use super::{Board, Color, Move};
+use super::{Board, Color, Move, Rule};
 
 const MAGIC: &[u8; 4] = b"ARBN";
 const HEADER_BYTES: usize = 32;
@@ -36,8 +36,8 @@ pub struct Network {
     v2_w: Vec<i16>,
     v2_b: i32,
     p_w: Vec<i16>,
-    /// Rule code (as in the data format) and board size the network was trained on.
-    trained_on: (u8, usize),
+    /// Rule and board size the network was trained on (`None`: a rule code this build lacks).
+    trained_on: (Option<Rule>, usize),
 }
 
 /// A position's value and policy, both at the scale activation 1.0 times weight 1.0.
@@ -131,7 +131,7 @@ impl Network {
             v2_w: reader.i16s(hidden)?,
             v2_b: reader.i32s(1)?[0],
             p_w: reader.i16s(dim)?,
-            trained_on: (header[6], usize::from(header[7])),
+            trained_on: (Rule::from_code(header[6]), usize::from(header[7])),
         };
         if !reader.0.is_empty() {
             return Err(format!("{} bytes after the last array", reader.0.len()));
@@ -139,8 +139,8 @@ impl Network {
         Ok(network)
     }
 
-    /// The rule (0 freestyle, 1 standard, 2 renju, 3 caro) and board size of its training data.
-    pub fn trained_on(&self) -> (u8, usize) {
+    /// The rule and board size of its training data.
+    pub fn trained_on(&self) -> (Option<Rule>, usize) {
         self.trained_on
     }
 
@@ -285,7 +285,7 @@ mod tests {
         let evaluation = network.evaluate(&board);
         assert_eq!(evaluation.policy.len(), 15 * 15 - 2);
         assert!(evaluation.policy.iter().all(|&(mv, _)| mv != wall));
-        assert_eq!(network.trained_on(), (0, 15));
+        assert_eq!(network.trained_on(), (Some(Rule::Freestyle), 15));
     }
 
     #[test]

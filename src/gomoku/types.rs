@@ -53,6 +53,19 @@ pub enum Rule {
     Caro,
 }
 
+impl Rule {
+    const ALL: [Rule; 4] = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro];
+
+    /// The rule's number in the learned evaluation's files (`scripts/learn/FORMAT.md`).
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    pub fn from_code(code: u8) -> Option<Rule> {
+        Self::ALL.get(usize::from(code)).copied()
+    }
+}
+
 /// A cell, as an index into the padded array; coordinates count from 0 at the top left.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move(u16);

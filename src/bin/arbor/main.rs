@@ -307,10 +307,7 @@ fn run_evaluate(size: usize, rule: gomoku::Rule, network: Option<&PathBuf>) -> R
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
             let network = Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-            let rule_code = [gomoku::Rule::Freestyle, gomoku::Rule::Standard, gomoku::Rule::Renju, gomoku::Rule::Caro]
-                .iter()
-                .position(|&r| r == rule);
-            if (rule_code, size) != (Some(usize::from(network.trained_on().0)), network.trained_on().1) {
+            if network.trained_on() != (Some(rule), size) {
                 log::warn!("{} was trained on another rule or size; its answers here are untested", path.display());
             }
             Some(network)
