@@ -314,10 +314,11 @@ fn run_evaluate(size: usize, rule: gomoku::Rule, network: Option<&PathBuf>) -> R
         }
         None => None,
     };
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for (index, line) in std::io::stdin().lock().lines().enumerate() {
+    let mut out = std::io::stdout().lock();
+    // Read as bytes, as for prove: a line that is not UTF-8 gets its error line like any other.
+    for (index, line) in std::io::stdin().lock().split(b'\n').enumerate() {
         let line = line.map_err(|e| e.to_string())?;
-        let answer = match scripts::position_from_rows(size, rule, line.trim()) {
+        let answer = match scripts::position_from_rows(size, rule, String::from_utf8_lossy(&line).trim()) {
             Ok(board) if !board.is_over() => match &network {
                 Some(network) => scripts::network_value_and_first_move(network, &board),
                 None => scripts::evaluation_and_first_move(&board),
@@ -325,7 +326,7 @@ fn run_evaluate(size: usize, rule: gomoku::Rule, network: Option<&PathBuf>) -> R
             Ok(_) => format!("error line {}: the game is over", index + 1),
             Err(e) => format!("error line {}: {e}", index + 1),
         };
-        writeln!(out, "{answer}").map_err(|e| e.to_string())?;
+        writeln!(out, "{answer}").and_then(|()| out.flush()).map_err(|e| e.to_string())?;
     }
     Ok(())
 }
