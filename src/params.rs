@@ -138,6 +138,9 @@ params! {
     gomoku_order_four_three = 3000 in 0..=12000 step 300;
     gomoku_order_live_four = 8000 in 0..=30000 step 800;
     gomoku_order_five = 20000 in 0..=60000 step 2000;
+    /// Gomoku with a network: move ordering's score per unit of the policy's logit, in place of
+    /// the classical cell values.
+    gomoku_policy_order = 200 in 0..=1000 step 25;
 }
 
 /// The parameter's value: its default in a normal build.

@@ -26,6 +26,8 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
+# The only width the engine takes (src/gomoku/network/).
+DIM = 32
 sys.path.insert(0, str(ROOT / "scripts/learn"))
 sys.dont_write_bytecode = True
 from checks import report  # noqa: E402
@@ -86,7 +88,7 @@ def main():
                                    "--arbor", arbor], capture_output=True, text=True, check=True).stdout
         shapes, same_value, same_policy = symmetric_model_checks(boards[:64], sides[:64])
         subprocess.run([sys.executable, str(ROOT / "scripts/learn/train.py"), str(folder / "set.npz"), "--out",
-                        str(folder / "run"), "--epochs", "2", "--dim", "8", "--batch", "64", "--lr", "0.01"],
+                        str(folder / "run"), "--epochs", "2", "--dim", str(DIM), "--batch", "64", "--lr", "0.01"],
                        check=True, timeout=600, capture_output=True)
         history = json.loads((folder / "run/history.json").read_text())
         written = all((folder / "run" / name).stat().st_size > 0 for name in ("history.png", "model.npz"))
@@ -94,7 +96,8 @@ def main():
         q, cell_layer = export.quantise(model)
         export.write(folder / "model.arbn", q, cell_layer, model)
         exported = (folder / "model.arbn").read_bytes()
-        expected_bytes = 32 + 2 * q["codebook"].size + 2 * 8 + 2 * 64 + 4 * 8 + 2 * 8 * 32 + 4 * 32 + 2 * 32 + 4 + 2 * 8
+        expected_bytes = (32 + 2 * q["codebook"].size + 2 * DIM + 2 * DIM * DIM + 4 * DIM + 2 * DIM * 32 + 4 * 32
+                          + 2 * 32 + 4 + 2 * DIM)
         rounding = export.compare(model, boards[:256], sides[:256], columns["best"][:256])
         # Both forms of the network, the trained one and the same without its per-cell layer.
         table, _ = train.shape_index_table()

@@ -7,10 +7,12 @@ use std::process::ExitCode;
 use lexopt::prelude::*;
 
 use arbor::engine::{DEFAULT_HASH_MB, Engine, default_threads};
+use arbor::gomoku::network;
 use arbor::protocol::{bounds, gomocup};
 
 const USAGE: &str = "\
-Usage: pbrain-arbor [--threads N] [--hash MB] [--max-depth N] [--threat-solver] [--param NAME=VALUE]...
+Usage: pbrain-arbor [--threads N] [--hash MB] [--max-depth N] [--threat-solver] [--network NET]
+                    [--param NAME=VALUE]...
 
 Plays Gomoku as a Gomocup brain over stdin and stdout (piskvork protocol 2).
 
@@ -20,6 +22,9 @@ Options:
   --max-depth N   deepest search iteration (default: no limit; INFO max_depth overrides)
   --threat-solver call the threat solver (VCT) at the root: proven wins and refuted moves
                   (off by default: not yet worth its nodes in play; for analysis and A/B matches)
+  --network NET   the evaluation: none (the classical one, the default), embedded (the learned
+                  network built in, freestyle 15x15) or a network file of scripts/learn/export.py;
+                  boards of other rules and sizes keep the classical one
   --param N=V     sets a tuning parameter (a build with --features tune; 'arbor params' lists them)
   --help          print this help
   --version       print the version";
@@ -54,6 +59,12 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options
             Long("param") => {
                 let assignment = parser.value()?.string()?;
                 arbor::params::assign(&assignment).map_err(|e| format!("--param {e}"))?;
+                continue;
+            }
+            Long("network") => {
+                if let Some(network) = network::from_option(&parser.value()?.string()?)? {
+                    network::play_with(network)?;
+                }
                 continue;
             }
             Long(flag @ ("threads" | "hash" | "max-depth")) => format!("--{flag}"),

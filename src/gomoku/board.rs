@@ -20,6 +20,7 @@ use cells::{Cells, EMPTY_CELL, WALL_CELL};
 use frames::{Frame, Rescored};
 
 use super::eval::{self, CellEntry, CellTable, MOVER, Totals, unpack_shapes, with_shape};
+use super::network::{self, Accumulator, Network};
 use super::pattern::{PatternTable, Shape, pair_shape, slot_shift};
 use super::threat::{THREAT_KINDS, Threat};
 use super::types::{
@@ -75,6 +76,8 @@ pub struct Board {
     frames: Vec<Frame>,
     /// The cells' scores before the re-scoring of the moves in `frames`, in order.
     rescored: Vec<Rescored>,
+    /// The learned evaluation, kept with the cells, when the board plays with a network.
+    learned: Option<Accumulator>,
 }
 
 impl Board {
@@ -100,6 +103,7 @@ impl Board {
             walls: 0,
             frames: Vec::new(),
             rescored: Vec::new(),
+            learned: None,
         };
         let playable: Vec<usize> = board.playable().collect();
         for &i in &playable {
@@ -118,7 +122,20 @@ impl Board {
                 board.refresh(i, d);
             }
         }
+        board.set_network(network::playing_for(rule, width, height));
         Ok(board)
+    }
+
+    /// Plays with `network`'s evaluation (`None`: the classical one) from now on, its features
+    /// read from the position as it stands.
+    pub(crate) fn set_network(&mut self, network: Option<&'static Network>) {
+        self.learned = network.map(|network| {
+            let mut learned = Accumulator::new(network, self.width * self.height);
+            for i in self.playable().filter(|&i| self.cells[i].code != WALL_CELL) {
+                learned.add(i, self.cells[i].code, &self.cells[i].keys);
+            }
+            learned
+        });
     }
 
     /// A position from its stones, in any order; the side to move follows from the counts.
@@ -359,8 +376,16 @@ impl Board {
         self.threat_counts[color.index()][threat as usize]
     }
 
-    /// Evaluation from the side to move.
+    /// The learned evaluation's features, when the board plays with a network.
+    pub(crate) fn learned(&self) -> Option<&Accumulator> {
+        self.learned.as_ref()
+    }
+
+    /// Evaluation from the side to move: the network's where the board plays with one.
     pub fn evaluate(&self) -> Score {
+        if let Some(learned) = &self.learned {
+            return learned.score(self.side);
+        }
         let own = self.side.index();
         eval::evaluate(eval::roles(self.totals[own]), eval::roles(self.totals[1 - own]))
     }
@@ -605,6 +630,59 @@ pub(crate) mod tests {
                         }
                     }
                     assert_same_state(&board, &rebuilt(&board));
+                }
+            }
+        }
+    }
+
+    /// The learned evaluation kept move by move against the network read from scratch (value
+    /// and every empty cell's policy) and against features rebuilt from the position (the value
+    /// from the side not to move), along random games with take-backs and walls, near the
+    /// edges of a small and a large board too; odd games with the portable code, even ones with
+    /// the processor's best.
+    #[test]
+    fn learned_features_kept_incrementally_match_a_fresh_read() {
+        let network: &'static Network = Box::leak(Box::new(network::embedded()));
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for (size, rule, window) in
+            [(15, Rule::Freestyle, 15), (15, Rule::Renju, 7), (5, Rule::Standard, 5), (20, Rule::Caro, 7)]
+        {
+            for game in 0..4 {
+                let mut board = Board::new(size, size, rule).unwrap();
+                board.set_network(Some(network));
+                if game % 2 == 1 {
+                    board.learned.as_mut().unwrap().portable();
+                }
+                let corner = if game % 2 == 0 { 0 } else { size - window };
+                for _ in 0..60 {
+                    let mv = mv(corner + next(window), corner + next(window));
+                    if board.is_over() || (!board.history.is_empty() && next(4) == 0) {
+                        board.undo();
+                    } else if board.is_empty(mv) {
+                        if next(25) == 0 {
+                            board.add_wall(mv).unwrap();
+                        } else {
+                            board.make(mv);
+                        }
+                    }
+                    let learned = board.learned().unwrap();
+                    let side = board.side_to_move();
+                    let reference = network.evaluate(&board);
+                    assert_eq!(learned.value(side), reference.value);
+                    for &(cell, logit) in &reference.policy {
+                        assert_eq!(learned.policy(cell.index(), side), logit);
+                    }
+                    let mut rebuilt = board.clone();
+                    rebuilt.set_network(Some(network));
+                    assert!(rebuilt.learned().unwrap().same_features(learned));
+                    let other = side.opponent();
+                    assert_eq!(learned.value(other), rebuilt.learned().unwrap().value(other));
                 }
             }
         }

@@ -249,10 +249,11 @@ impl Board {
     pub(crate) fn move_order_score(&self, mv: Move) -> i32 {
         let me = self.side_to_move();
         let opp = me.opponent();
-        threat_order(self.threat(mv, me))
-            + threat_order(self.threat(mv, opp)) / 2
-            + self.value(mv, me)
-            + self.value(mv, opp) / 2
+        let threats = threat_order(self.threat(mv, me)) + threat_order(self.threat(mv, opp)) / 2;
+        match self.learned() {
+            Some(learned) => threats + learned.policy_order(mv.index(), me),
+            None => threats + self.value(mv, me) + self.value(mv, opp) / 2,
+        }
     }
 }
 

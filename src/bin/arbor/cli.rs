@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use arbor::amazons;
 use arbor::engine::{DEFAULT_HASH_MB, default_threads};
-use arbor::gomoku::{MAX_SIZE, MIN_SIZE, Rule};
+use arbor::gomoku::{MAX_SIZE, MIN_SIZE, Rule, network};
 use arbor::protocol::bounds;
 use lexopt::Parser;
 use lexopt::prelude::*;
@@ -39,9 +39,10 @@ pub const HELP: [(&str, &str); 12] = [
     ),
     (
         "bench",
-        "  arbor bench [--game gomoku] [--param NAME=VALUE]... [DEPTH] [THREADS]
+        "  arbor bench [--game gomoku] [--network NET] [--param NAME=VALUE]... [DEPTH] [THREADS]
       Searches fixed Gomoku positions to DEPTH (default 8) on THREADS (default 1) with a cleared
-      hash each time; the one-thread node count is the search's signature. --param sets a tuning
+      hash each time; the one-thread node count is the search's signature. --network picks the
+      evaluation as pbrain-arbor's does (none, embedded or a file). --param sets a tuning
       parameter (a build with --features tune; see arbor params).
   arbor bench --game tictactoe
       Solves the empty 3x3, 4x4 (3 in a row) and 4x4 (4 in a row) boards exactly.
@@ -425,6 +426,11 @@ fn bench(parser: &mut Parser) -> Result<Request, lexopt::Error> {
                 };
             }
             Long("param") => arbor::params::assign(&parser.value()?.string()?).map_err(|e| format!("--param {e}"))?,
+            Long("network") => {
+                if let Some(network) = network::from_option(&parser.value()?.string()?)? {
+                    network::play_with(network)?;
+                }
+            }
             Value(number) if numbers.len() < 2 => {
                 let text = number.string()?;
                 let name = ["DEPTH", "THREADS"][numbers.len()];

@@ -5,6 +5,7 @@
 
 use super::Board;
 use crate::gomoku::eval::{CellEntry, PackedShapes, with_shape};
+use crate::gomoku::network::Relined;
 use crate::gomoku::pattern::{WALL, pair_shape, slot_shift};
 use crate::gomoku::types::{CELLS, DIRECTIONS, Move, REACH};
 
@@ -74,6 +75,8 @@ impl std::ops::IndexMut<usize> for Cells {
 /// whose keys see it, nearest first.
 const NEAR_OFFSETS: [isize; 4] = [-1, 1, -2, 2];
 const FAR_OFFSETS: [isize; 6] = [-3, 3, -4, 4, -5, 5];
+/// Offsets along a line of the cells whose shapes in the learned evaluation a stone changes.
+const LEARNED_OFFSETS: [isize; 8] = [-4, -3, -2, -1, 1, 2, 3, 4];
 
 const _: () = assert!(NEAR_DISTANCE == 2 && REACH == 5, "the offset lists spell these out");
 
@@ -99,6 +102,20 @@ impl Board {
                 let q = (i as isize + offset * step) as usize;
                 self.cells[q].keys[d] ^= flip << slot_shift(-offset);
             }
+        }
+        if let Some(learned) = &mut self.learned {
+            let mut relined = [Relined { cell: 0, direction: 0, centre: 0, key: 0 }; 4 * LEARNED_OFFSETS.len()];
+            let mut count = 0;
+            for (d, &step) in DIRECTIONS.iter().enumerate() {
+                for offset in LEARNED_OFFSETS {
+                    let q = (i as isize + offset * step) as usize;
+                    let cell = &self.cells[q];
+                    relined[count] =
+                        Relined { cell: q as u16, direction: d as u8, centre: cell.code, key: cell.keys[d] };
+                    count += usize::from(cell.code != WALL_CELL);
+                }
+            }
+            learned.update(i, code, &self.cells[i].keys, &relined[..count]);
         }
         if !rescore {
             return;

@@ -1,0 +1,239 @@
+//! The network kept up to date inside the board. For every cell on the board, from each side's
+//! view: the sum of its four lines' codebook rows and its activations, and over all cells the
+//! activations' total, which the value head reads. A stone changes the centre of its own cell
+//! and one line of each of the 32 cells within four steps of it along its lines, so a move
+//! re-sums and re-activates 33 cells per view, and taking it back does the same in reverse:
+//! the arithmetic is exact, so the reverse restores every number.
+
+use super::{DIM, Network, Row, WALL};
+use crate::gomoku::types::{CELLS, Color};
+use crate::params::{self, Id};
+use crate::score::Score;
+
+/// One cell, from Black's view and from White's.
+#[derive(Clone, Copy)]
+struct Cell {
+    sums: [Row; 2],
+    acts: [Row; 2],
+}
+
+const NO_CELL: Cell = Cell { sums: [Row::ZERO; 2], acts: [Row::ZERO; 2] };
+
+/// A line through a changed cell that a stone changed: cell `cell` (code `centre`, not a
+/// wall) now has the line key `key` in direction `direction`.
+#[derive(Clone, Copy)]
+pub(crate) struct Relined {
+    pub(crate) cell: u16,
+    pub(crate) direction: u8,
+    pub(crate) centre: u8,
+    pub(crate) key: u32,
+}
+
+#[derive(Clone)]
+pub(crate) struct Accumulator {
+    network: &'static Network,
+    /// Cells of the board, walled ones included: the value head's mean divides by it.
+    board_cells: i64,
+    /// By the board's padded cell index; cells off the board or walled stay zero.
+    cells: Box<[Cell]>,
+    /// By cell, view and direction: the shape whose row the cell's sum holds, so that a change
+    /// looks up only the new one.
+    shapes: Box<[[[u16; 4]; 2]]>,
+    /// Per view: the sum of every cell's activations.
+    pooled: [[i32; DIM]; 2],
+    /// Whether this processor runs the AVX2 build of the update, chosen once.
+    avx2: bool,
+}
+
+/// A cell's line in the network's key form (MODEL.md), from `view`'s side (0 Black, 1 White).
+/// The board's line key holds the offsets -5..=5 in two bits each, coded 0 empty, 1 black, 2
+/// white, 3 wall, which is Black's view; the network reads -4..=4, and from White's view the
+/// stones' codes swap.
+#[inline(always)]
+fn network_key(centre: u8, line_key: u32, view: usize) -> u32 {
+    let key = u32::from(centre) << 16 | (line_key >> 2) & 0xFFFF;
+    // The fields whose two bits differ hold a stone: swapping the bits swaps its colour.
+    let stones = (key ^ key >> 1) & 0x1_5555 & 0_u32.wrapping_sub(view as u32);
+    key ^ (stones | stones << 1)
+}
+
+/// `sums += plus - minus`, wrapping: the result is an exact cell sum, which fits.
+#[inline(always)]
+fn shift(sums: &mut Row, plus: &Row, minus: &Row) {
+    for j in 0..DIM {
+        sums.0[j] = sums.0[j].wrapping_add(plus.0[j]).wrapping_sub(minus.0[j]);
+    }
+}
+
+impl Accumulator {
+    /// An accumulator of a board of `board_cells` cells, none added yet.
+    pub(crate) fn new(network: &'static Network, board_cells: usize) -> Accumulator {
+        Accumulator {
+            network,
+            board_cells: board_cells as i64,
+            cells: vec![NO_CELL; CELLS].into_boxed_slice(),
+            shapes: vec![[[0; 4]; 2]; CELLS].into_boxed_slice(),
+            pooled: [[0; DIM]; 2],
+            avx2: avx2(),
+        }
+    }
+
+    /// Adds cell `i` (code `centre`, not a wall, with line keys `keys`), read from scratch.
+    pub(crate) fn add(&mut self, i: usize, centre: u8, keys: &[u32; 4]) {
+        for view in 0..2 {
+            let mut sums = self.network.bias0;
+            for (d, &key) in keys.iter().enumerate() {
+                let shape = self.network.shape(network_key(centre, key, view));
+                self.shapes[i][view][d] = shape;
+                shift(&mut sums, &self.network.codebook[usize::from(shape)], &Row::ZERO);
+            }
+            self.cells[i].sums[view] = sums;
+        }
+        self.activate::<false>(i);
+    }
+
+    /// Runs the portable update even where the processor has AVX2, so that tests there cover it.
+    #[cfg(test)]
+    pub(crate) fn portable(&mut self) {
+        self.avx2 = false;
+    }
+
+    /// Whether every shape, sum and activation and both totals equal `other`'s.
+    #[cfg(test)]
+    pub(crate) fn same_features(&self, other: &Accumulator) -> bool {
+        let cells_equal = self.cells.iter().zip(other.cells.iter()).all(|(a, b)| a.sums == b.sums && a.acts == b.acts);
+        cells_equal && self.shapes == other.shapes && self.pooled == other.pooled
+    }
+
+    /// Cell `i`'s code became `centre` (with its line keys `keys` unchanged), and with it the
+    /// lines `relined` of the cells around it. One call a stone, so that the choice of code
+    /// for this processor is made once for the 33 cells.
+    #[inline]
+    pub(crate) fn update(&mut self, i: usize, centre: u8, keys: &[u32; 4], relined: &[Relined]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: `avx2` is set only where the processor has AVX2.
+            unsafe { self.update_avx2(i, centre, keys, relined) };
+            return;
+        }
+        self.update_with::<false>(i, centre, keys, relined);
+    }
+
+    /// [`Accumulator::update`] compiled for AVX2: the same code, which the compiler vectorises
+    /// 16 numbers at a time.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn update_avx2(&mut self, i: usize, centre: u8, keys: &[u32; 4], relined: &[Relined]) {
+        self.update_with::<true>(i, centre, keys, relined);
+    }
+
+    /// The update, with AVX2's kernels where `AVX2`, which only [`Accumulator::update_avx2`] sets.
+    #[inline(always)]
+    fn update_with<const AVX2: bool>(&mut self, i: usize, centre: u8, keys: &[u32; 4], relined: &[Relined]) {
+        if centre == WALL as u8 {
+            self.remove(i);
+        } else {
+            for (d, &key) in keys.iter().enumerate() {
+                self.reshape(i, d, centre, key);
+            }
+            self.activate::<AVX2>(i);
+        }
+        for line in relined {
+            let cell = usize::from(line.cell);
+            self.reshape(cell, usize::from(line.direction), line.centre, line.key);
+            self.activate::<AVX2>(cell);
+        }
+    }
+
+    /// Cell `i`'s shape in direction `d` becomes that of line key `key` around `centre`.
+    #[inline(always)]
+    fn reshape(&mut self, i: usize, d: usize, centre: u8, key: u32) {
+        let network = self.network;
+        for view in 0..2 {
+            let (old, new) = (self.shapes[i][view][d], network.shape(network_key(centre, key, view)));
+            self.shapes[i][view][d] = new;
+            // Copies, so that the compiler need not fear the rows overlap the sums.
+            let (plus, minus) = (network.codebook[usize::from(new)], network.codebook[usize::from(old)]);
+            shift(&mut self.cells[i].sums[view], &plus, &minus);
+        }
+    }
+
+    /// Takes a cell that has been walled out of the total.
+    fn remove(&mut self, i: usize) {
+        for view in 0..2 {
+            for (p, &h) in self.pooled[view].iter_mut().zip(&self.cells[i].acts[view].0) {
+                *p -= i32::from(h);
+            }
+        }
+        self.cells[i] = NO_CELL;
+        self.shapes[i] = [[0; 4]; 2];
+    }
+
+    /// Re-activates cell `i` from its sums and moves the total by the change.
+    #[inline(always)]
+    fn activate<const AVX2: bool>(&mut self, i: usize) {
+        for view in 0..2 {
+            let cell = &mut self.cells[i];
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `AVX2` is set only inside `update_avx2`, called where the processor has it.
+            let acts = if AVX2 {
+                unsafe { self.network.activate_avx2(&cell.sums[view]) }
+            } else {
+                self.network.activate(&cell.sums[view])
+            };
+            #[cfg(not(target_arch = "x86_64"))]
+            let acts = self.network.activate(&cell.sums[view]);
+            let old = cell.acts[view];
+            let change: [i32; DIM] = std::array::from_fn(|j| i32::from(acts.0[j]) - i32::from(old.0[j]));
+            for (p, change) in self.pooled[view].iter_mut().zip(change) {
+                *p += change;
+            }
+            cell.acts[view] = acts;
+        }
+    }
+
+    /// The value logit for `side` to move, at the scale of MODEL.md.
+    pub(crate) fn value(&self, side: Color) -> i64 {
+        self.network.value(&self.pooled[side.index()], self.board_cells)
+    }
+
+    /// The value for `side` to move in engine score units.
+    pub(crate) fn score(&self, side: Color) -> Score {
+        self.network.score(self.value(side))
+    }
+
+    /// Empty cell `i`'s policy logit for `side` to move.
+    pub(crate) fn policy(&self, i: usize, side: Color) -> i64 {
+        self.network.policy(&self.cells[i].acts[side.index()])
+    }
+
+    /// Empty cell `i`'s policy in move ordering's units (`gomoku_policy_order` a logit).
+    #[inline]
+    pub(crate) fn policy_order(&self, i: usize, side: Color) -> i32 {
+        // A logit is 1023 * 1024 in the policy's scale, close enough to 1 << 20 for an order.
+        ((self.policy(i, side) * i64::from(params::get(Id::gomoku_policy_order))) >> 20) as i32
+    }
+}
+
+/// Whether the processor has AVX2 (never, off x86-64).
+fn avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("avx2");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::network_key;
+
+    #[test]
+    fn white_sees_the_stones_swapped_and_walls_as_they_are() {
+        // Offsets -5..=5 but 0 in slots 0..=9: -4 black, -1 white, +1 wall, +5 black.
+        let line = 1 << 2 | 2 << 8 | 3 << 10 | 1 << 18;
+        assert_eq!(network_key(0, line, 0), 1 | 2 << 6 | 3 << 8);
+        assert_eq!(network_key(0, line, 1), 2 | 1 << 6 | 3 << 8);
+        assert_eq!(network_key(1, line, 1), 2 << 16 | 2 | 1 << 6 | 3 << 8);
+        assert_eq!(network_key(2, 0, 1), 1 << 16);
+    }
+}

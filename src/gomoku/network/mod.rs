@@ -1,0 +1,473 @@
+//! The learned pattern evaluation: a network read from the integer file `scripts/learn/export.py`
+//! writes (layout and arithmetic in `scripts/learn/MODEL.md`), evaluated two ways with the same
+//! results to the bit: from scratch on a board ([`Network::evaluate`]: the reference that
+//! `arbor evaluate --network` reports and the trainer's numpy code is checked against), and
+//! incrementally inside the board as stones come and go ([`Accumulator`]: what the search
+//! reads). [`play_with`] picks the network the boards of a process play with.
+
+mod incremental;
+
+use std::sync::OnceLock;
+
+pub(crate) use incremental::{Accumulator, Relined};
+
+use super::{Board, Color, Move, Rule};
+use crate::score::{MAX_EVAL, Score};
+
+/// Numbers per shape and per cell. The engine's arithmetic is written for this width (rows of
+/// fixed size, which the compiler vectorises); a file of another width is refused.
+pub const DIM: usize = 32;
+
+const MAGIC: &[u8; 4] = b"ARBN";
+const HEADER_BYTES: usize = 32;
+/// Activation 1.0 as an integer.
+const ACTIVATION_ONE: i16 = 1023;
+/// Weight 1.0 is `1 << WEIGHT_SHIFT`.
+const WEIGHT_SHIFT: u32 = 10;
+/// Extra bits of the cells' mean read by the value head.
+const POOL_SHIFT: u32 = 6;
+const KEY_SPACE: usize = 1 << 18;
+const WALL: u32 = 3;
+const NO_SHAPE: u16 = u16::MAX;
+const DIRECTIONS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+const OFFSETS: [isize; 8] = [-4, -3, -2, -1, 1, 2, 3, 4];
+
+/// `DIM` numbers, aligned so that a row is one cache line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub(crate) struct Row(pub(crate) [i16; DIM]);
+
+impl Row {
+    const ZERO: Row = Row([0; DIM]);
+}
+
+pub struct Network {
+    hidden: usize,
+    cell_layer: bool,
+    /// Engine score units per value logit.
+    score_scale: f32,
+    /// Shape number of every 18-bit key whose centre is on the board ([`shape_numbers`]).
+    shape_of_key: Vec<u16>,
+    codebook: Vec<Row>,
+    bias0: Row,
+    /// The per-cell layer's weights by pairs of inputs: for inputs 2p and 2p + 1, each output's
+    /// two weights side by side.
+    cell_w: Vec<[i16; 2 * DIM]>,
+    cell_b: [i32; DIM],
+    v1_w: Vec<i16>,
+    v1_b: Vec<i32>,
+    v2_w: Vec<i16>,
+    v2_b: i32,
+    p_w: Row,
+    /// Rule and board size the network was trained on (`None`: a rule code this build lacks).
+    trained_on: (Option<Rule>, usize),
+}
+
+/// A position's value and policy, both at the scale activation 1.0 times weight 1.0.
+pub struct Evaluation {
+    /// The logit of the side to move's winning chance.
+    pub value: i64,
+    /// Every empty cell's policy logit.
+    pub policy: Vec<(Move, i64)>,
+}
+
+/// Reads little-endian numbers off the front of a byte slice.
+struct Reader<'a>(&'a [u8]);
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
+        let (head, rest) = self.0.split_first_chunk::<N>().ok_or("the network file is cut short")?;
+        self.0 = rest;
+        Ok(*head)
+    }
+
+    fn i16s(&mut self, count: usize) -> Result<Vec<i16>, String> {
+        (0..count).map(|_| self.take().map(i16::from_le_bytes)).collect()
+    }
+
+    fn i32s(&mut self, count: usize) -> Result<Vec<i32>, String> {
+        (0..count).map(|_| self.take().map(i32::from_le_bytes)).collect()
+    }
+
+    fn rows(&mut self, count: usize) -> Result<Vec<Row>, String> {
+        let numbers = self.i16s(count * DIM)?;
+        Ok(numbers.chunks_exact(DIM).map(|chunk| Row(chunk.try_into().expect("DIM numbers"))).collect())
+    }
+}
+
+/// The key read the other way along its line: neighbour slots i and 7 - i swap.
+fn mirror(key: u32) -> u32 {
+    let mut out = key & !0xFFFF;
+    for slot in 0..8 {
+        out |= ((key >> (2 * slot)) & 3) << (2 * (7 - slot));
+    }
+    out
+}
+
+/// The key with every cell beyond a wall walled too, read outwards from the centre on each side
+/// (slots 3..0 are the cells 1..4 before the centre, 4..7 those 1..4 after it): a wall ends a
+/// line as the board's edge does.
+fn walled_beyond(key: u32) -> u32 {
+    let mut out = key;
+    for side in [[3, 2, 1, 0], [4, 5, 6, 7]] {
+        if let Some(first) = side.iter().position(|&slot| (key >> (2 * slot)) & 3 == WALL) {
+            for &slot in &side[first..] {
+                out |= WALL << (2 * slot);
+            }
+        }
+    }
+    out
+}
+
+/// Whether a key can be read off a board: the centre on it, and past a wall only walls.
+fn valid(key: u32) -> bool {
+    key >> 16 != WALL && walled_beyond(key) == key
+}
+
+/// Shape numbers: a valid key's is the rank of min(key, mirror(key)) among those of all valid
+/// keys, as the trainer numbers them; any other key whose centre is on the board has the number
+/// of its [`walled_beyond`] form, so that a line key read with walls inside it (Yixin's blocked
+/// points) needs no cleaning first.
+fn shape_numbers() -> (Vec<u16>, usize) {
+    let canonical = |key: u32| key.min(mirror(key));
+    let mut shapes: Vec<u32> = (0..KEY_SPACE as u32).filter(|&key| valid(key)).map(canonical).collect();
+    shapes.sort_unstable();
+    shapes.dedup();
+    let mut table = vec![NO_SHAPE; KEY_SPACE];
+    for key in (0..KEY_SPACE as u32).filter(|&key| key >> 16 != WALL) {
+        let shape = shapes.binary_search(&canonical(walled_beyond(key))).expect("a valid key's shape");
+        table[key as usize] = shape as u16;
+    }
+    (table, shapes.len())
+}
+
+impl Network {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        let header = bytes.get(..HEADER_BYTES).ok_or("the network file is cut short")?;
+        if &header[..4] != MAGIC || header[4] != 1 {
+            return Err("not a network file of version 1 (scripts/learn/MODEL.md)".into());
+        }
+        let cell_layer = header[5] == 1;
+        let dim = usize::from(u16::from_le_bytes([header[8], header[9]]));
+        let hidden = usize::from(u16::from_le_bytes([header[10], header[11]]));
+        let score_scale = f32::from_le_bytes([header[12], header[13], header[14], header[15]]);
+        let shapes = u32::from_le_bytes([header[16], header[17], header[18], header[19]]) as usize;
+        let (shape_of_key, expected) = shape_numbers();
+        if shapes != expected || dim != DIM || hidden == 0 {
+            return Err(format!(
+                "{shapes} shapes of {dim} numbers, hidden {hidden}: the engine takes {expected} shapes of {DIM}"
+            ));
+        }
+        if !(score_scale.is_finite() && score_scale > 0.0) {
+            return Err(format!("score scale {score_scale}"));
+        }
+        let mut reader = Reader(&bytes[HEADER_BYTES..]);
+        let network = Network {
+            hidden,
+            cell_layer,
+            score_scale,
+            shape_of_key,
+            codebook: reader.rows(shapes)?,
+            bias0: reader.rows(1)?[0],
+            cell_w: paired(&reader.rows(DIM)?),
+            cell_b: reader.i32s(DIM)?.try_into().expect("DIM numbers"),
+            v1_w: reader.i16s(DIM * hidden)?,
+            v1_b: reader.i32s(hidden)?,
+            v2_w: reader.i16s(hidden)?,
+            v2_b: reader.i32s(1)?[0],
+            p_w: reader.rows(1)?[0],
+            trained_on: (Rule::from_code(header[6]), usize::from(header[7])),
+        };
+        if !reader.0.is_empty() {
+            return Err(format!("{} bytes after the last array", reader.0.len()));
+        }
+        network.check_ranges()?;
+        Ok(network)
+    }
+
+    /// The engine keeps a cell's sums in i16 and the per-cell layer's in i32: refuses weights
+    /// that could overflow them, so that both stay exact.
+    fn check_ranges(&self) -> Result<(), String> {
+        for j in 0..DIM {
+            let largest = self.codebook.iter().map(|row| i32::from(row.0[j]).abs()).max().unwrap_or(0);
+            if i32::from(self.bias0.0[j]).abs() + 4 * largest > i32::from(i16::MAX) {
+                return Err(format!("a cell's sum of feature {j} could overflow 16 bits"));
+            }
+        }
+        for out in 0..DIM {
+            let weights = self.cell_w.iter().flat_map(|pair| [pair[2 * out], pair[2 * out + 1]]);
+            let bound = weights.map(|w| i64::from(ACTIVATION_ONE) * i64::from(w).abs()).sum::<i64>()
+                + i64::from(self.cell_b[out]).abs();
+            if bound > i64::from(i32::MAX) {
+                return Err(format!("the cell layer's output {out} could overflow 32 bits"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The rule and board size of its training data.
+    pub fn trained_on(&self) -> (Option<Rule>, usize) {
+        self.trained_on
+    }
+
+    /// Whether it evaluates boards of this rule and size: those it was trained on.
+    pub fn plays(&self, rule: Rule, width: usize, height: usize) -> bool {
+        self.trained_on == (Some(rule), width) && width == height
+    }
+
+    /// Engine score units per value logit (the trainer's fitted scale).
+    pub fn score_scale(&self) -> f32 {
+        self.score_scale
+    }
+
+    /// The shape number of a key whose centre is on the board.
+    #[inline(always)]
+    fn shape(&self, key: u32) -> u16 {
+        self.shape_of_key[key as usize]
+    }
+
+    fn row(&self, key: u32) -> &Row {
+        &self.codebook[usize::from(self.shape(key))]
+    }
+
+    /// A cell's activations `h` from its sums `s` (MODEL.md steps 1 and 2).
+    #[inline(always)]
+    fn activate(&self, sums: &Row) -> Row {
+        let active = Row(sums.0.map(|s| s.clamp(0, ACTIVATION_ONE)));
+        if !self.cell_layer {
+            return active;
+        }
+        // Two inputs at a time against interleaved weights: the multiply-add of neighbouring
+        // 16-bit pairs into 32 bits that processors have (pmaddwd).
+        let mut totals = self.cell_b;
+        for (pair, weights) in self.cell_w.iter().enumerate() {
+            let (a0, a1) = (i32::from(active.0[2 * pair]), i32::from(active.0[2 * pair + 1]));
+            for out in 0..DIM {
+                totals[out] += a0 * i32::from(weights[2 * out]) + a1 * i32::from(weights[2 * out + 1]);
+            }
+        }
+        Row(totals.map(|total| (total >> WEIGHT_SHIFT).clamp(0, i32::from(ACTIVATION_ONE)) as i16))
+    }
+
+    /// [`Network::activate`] with AVX2's 16-bit multiply-add, to the same numbers.
+    ///
+    /// # Safety
+    /// The processor must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn activate_avx2(&self, sums: &Row) -> Row {
+        use std::arch::x86_64::*;
+        let active = Row(sums.0.map(|s| s.clamp(0, ACTIVATION_ONE)));
+        if !self.cell_layer {
+            return active;
+        }
+        let mut totals = self.cell_b;
+        // SAFETY: every load and store is of 32 bytes inside an array of 64 (`cell_w`'s pairs)
+        // or 128 (`totals`); unaligned forms throughout.
+        unsafe {
+            let mut acc: [__m256i; DIM / 8] =
+                std::array::from_fn(|k| _mm256_loadu_si256(totals.as_ptr().add(8 * k).cast()));
+            for (pair, weights) in self.cell_w.iter().enumerate() {
+                let low = u32::from(active.0[2 * pair] as u16);
+                let high = u32::from(active.0[2 * pair + 1] as u16);
+                let inputs = _mm256_set1_epi32((low | high << 16) as i32);
+                for (k, lane) in acc.iter_mut().enumerate() {
+                    let w = _mm256_loadu_si256(weights.as_ptr().add(16 * k).cast());
+                    *lane = _mm256_add_epi32(*lane, _mm256_madd_epi16(inputs, w));
+                }
+            }
+            for (k, lane) in acc.iter().enumerate() {
+                _mm256_storeu_si256(totals.as_mut_ptr().add(8 * k).cast(), *lane);
+            }
+        }
+        Row(totals.map(|total| (total >> WEIGHT_SHIFT).clamp(0, i32::from(ACTIVATION_ONE)) as i16))
+    }
+
+    /// The value logit of a board whose cells' activations sum to `pooled` (MODEL.md step 3).
+    fn value(&self, pooled: &[i32; DIM], cells: i64) -> i64 {
+        let mean = pooled.map(|p| (i64::from(p) << POOL_SHIFT).div_euclid(cells));
+        (0..self.hidden)
+            .map(|out| {
+                let total =
+                    mean.iter().enumerate().map(|(i, &m)| m * i64::from(self.v1_w[i * self.hidden + out])).sum::<i64>()
+                        + (i64::from(self.v1_b[out]) << POOL_SHIFT);
+                (total >> (WEIGHT_SHIFT + POOL_SHIFT)).clamp(0, i64::from(ACTIVATION_ONE)) * i64::from(self.v2_w[out])
+            })
+            .sum::<i64>()
+            + i64::from(self.v2_b)
+    }
+
+    /// An empty cell's policy logit from its activations (MODEL.md step 4).
+    fn policy(&self, acts: &Row) -> i64 {
+        i64::from(acts.0.iter().zip(&self.p_w.0).map(|(&h, &w)| i32::from(h) * i32::from(w)).sum::<i32>())
+    }
+
+    /// A value logit in engine score units, inside the evaluation's bounds.
+    fn score(&self, value: i64) -> Score {
+        let logit = value as f64 / (f64::from(ACTIVATION_ONE) * f64::from(1 << WEIGHT_SHIFT));
+        let bound = f64::from(MAX_EVAL - 1);
+        (logit * f64::from(self.score_scale)).clamp(-bound, bound) as Score
+    }
+
+    /// Cell code from the side to move's view: 0 empty, 1 its stone, 2 the opponent's, 3 off
+    /// the board (or walled).
+    fn code(board: &Board, x: isize, y: isize, side: Color) -> u32 {
+        let inside = (0..board.width() as isize).contains(&x) && (0..board.height() as isize).contains(&y);
+        let Some(mv) = inside.then(|| Move::new(x as usize, y as usize)).flatten() else { return WALL };
+        match board.stone(mv) {
+            Some(color) if color == side => 1,
+            Some(_) => 2,
+            None if board.is_empty(mv) => 0,
+            None => WALL,
+        }
+    }
+
+    /// The cell's activations, read off the board; zero for a walled cell.
+    fn cell(&self, board: &Board, x: isize, y: isize, side: Color) -> Row {
+        let centre = Self::code(board, x, y, side);
+        if centre == WALL {
+            return Row::ZERO;
+        }
+        let mut sums = self.bias0;
+        for (dx, dy) in DIRECTIONS {
+            let mut key = centre << 16;
+            // Each side read outwards from the centre: past a wall, everything reads as one.
+            for side_slots in [[3, 2, 1, 0], [4, 5, 6, 7]] {
+                let mut code = 0;
+                for slot in side_slots {
+                    if code != WALL {
+                        let k = OFFSETS[slot];
+                        code = Self::code(board, x + k * dx, y + k * dy, side);
+                    }
+                    key |= code << (2 * slot);
+                }
+            }
+            for (s, &c) in sums.0.iter_mut().zip(&self.row(key).0) {
+                *s += c;
+            }
+        }
+        self.activate(&sums)
+    }
+
+    /// The value and policy of `board` for its side to move, from scratch.
+    pub fn evaluate(&self, board: &Board) -> Evaluation {
+        let side = board.side_to_move();
+        let mut pooled = [0_i32; DIM];
+        let mut policy = Vec::new();
+        for y in 0..board.height() {
+            for x in 0..board.width() {
+                let acts = self.cell(board, x as isize, y as isize, side);
+                for (p, &h) in pooled.iter_mut().zip(&acts.0) {
+                    *p += i32::from(h);
+                }
+                let mv = Move::new(x, y).expect("a cell of the board");
+                if board.is_empty(mv) {
+                    policy.push((mv, self.policy(&acts)));
+                }
+            }
+        }
+        let value = self.value(&pooled, (board.width() * board.height()) as i64);
+        Evaluation { value, policy }
+    }
+}
+
+/// The cell layer's weights (a row per input) in the order of [`Network::cell_w`].
+fn paired(rows: &[Row]) -> Vec<[i16; 2 * DIM]> {
+    rows.chunks_exact(2).map(|two| std::array::from_fn(|k| two[k % 2].0[k / 2])).collect()
+}
+
+/// The network embedded in the binary: freestyle on 15x15 (`docs/strength.md`, issue 37, says
+/// which training run made it).
+pub fn embedded() -> Network {
+    Network::from_bytes(include_bytes!("freestyle15.arbn")).expect("the embedded network is a network file")
+}
+
+/// What the engines' `--network` option names: `none` (the classical evaluation), `embedded`
+/// ([`embedded`]) or a network file; `None` for `none`.
+pub fn from_option(value: &str) -> Result<Option<Network>, String> {
+    match value {
+        "none" => Ok(None),
+        "embedded" => Ok(Some(embedded())),
+        path => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            Network::from_bytes(&bytes).map(Some).map_err(|e| format!("{path}: {e}"))
+        }
+    }
+}
+
+static PLAYING: OnceLock<&'static Network> = OnceLock::new();
+
+/// Makes `network` the evaluation of every board made from now on whose rule and size it was
+/// trained on; boards of other rules and sizes keep the classical evaluation. Once a process:
+/// the boards made before it, and the threads that hold them, would disagree.
+pub fn play_with(network: Network) -> Result<(), String> {
+    PLAYING.set(Box::leak(Box::new(network))).map_err(|_| "the network is chosen once a process".to_string())
+}
+
+/// The network a new board of this rule and size plays with, if any.
+pub(crate) fn playing_for(rule: Rule, width: usize, height: usize) -> Option<&'static Network> {
+    PLAYING.get().copied().filter(|network| network.plays(rule, width, height))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_are_numbered_as_the_trainer_numbers_them() {
+        let (table, shapes) = shape_numbers();
+        assert_eq!(shapes, 22_143);
+        assert_eq!((0..KEY_SPACE as u32).filter(|&key| valid(key)).count(), 3 * 121 * 121);
+        assert_eq!(table.iter().filter(|&&n| n != NO_SHAPE).count(), 3 << 16);
+        // The empty line is the smallest key; a line and its mirror share a number.
+        assert_eq!(table[0], 0);
+        let key = 1 << 16 | 2 | 1 << 14;
+        assert_eq!(table[key], table[mirror(key as u32) as usize]);
+        // A wall next to the centre ends the line whatever lies beyond it.
+        assert_eq!(table[(WALL << 6) as usize], table[0xFF]);
+        assert_eq!(table[(WALL << 6 | 1) as usize], table[0xFF]);
+        assert_ne!(table[0xFF], table[0]);
+        assert_eq!(table[(WALL << 16) as usize], NO_SHAPE);
+    }
+
+    /// A network whose every codebook entry is 1.
+    fn ones_network() -> Network {
+        let (_, shapes) = shape_numbers();
+        let mut bytes = Vec::from(*MAGIC);
+        bytes.extend([1, 1, 0, 15]);
+        bytes.extend((DIM as u16).to_le_bytes());
+        bytes.extend(1_u16.to_le_bytes());
+        bytes.extend(800_f32.to_le_bytes());
+        bytes.extend((shapes as u32).to_le_bytes());
+        bytes.resize(HEADER_BYTES, 0);
+        let sizes = [(shapes * DIM, 2), (DIM, 2), (DIM * DIM, 2), (DIM, 4), (DIM, 2), (1, 4), (1, 2), (1, 4), (DIM, 2)];
+        for (index, (count, width)) in sizes.into_iter().enumerate() {
+            let one: &[u8] = if index == 0 { &[1, 0, 0, 0] } else { &[0, 0, 0, 0] };
+            for _ in 0..count {
+                bytes.extend(&one[..width]);
+            }
+        }
+        Network::from_bytes(&bytes).unwrap()
+    }
+
+    #[test]
+    fn a_walled_cell_ends_its_lines_and_is_never_proposed() {
+        crate::gomoku::build_tables();
+        let network = ones_network();
+        let mut board = Board::new(15, 15, crate::gomoku::Rule::Freestyle).unwrap();
+        board.play(Move::new(7, 7).unwrap()).unwrap();
+        let wall = Move::new(9, 7).unwrap();
+        board.add_wall(wall).unwrap();
+        let evaluation = network.evaluate(&board);
+        assert_eq!(evaluation.policy.len(), 15 * 15 - 2);
+        assert!(evaluation.policy.iter().all(|&(mv, _)| mv != wall));
+        assert_eq!(network.trained_on(), (Some(Rule::Freestyle), 15));
+    }
+
+    #[test]
+    fn refuses_a_file_that_is_not_a_network() {
+        assert!(Network::from_bytes(b"ARBD").is_err());
+        assert!(Network::from_bytes(&[0; 40]).err().unwrap().contains("version 1"));
+    }
+}
