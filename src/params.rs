@@ -141,6 +141,9 @@ params! {
     /// Gomoku with a network: move ordering's score per unit of the policy's logit, in place of
     /// the classical cell values.
     gomoku_policy_order = 200 in 0..=1000 step 25;
+    /// Gomoku with a network: the network's share of the evaluation, in percent; the classical
+    /// evaluation has the rest (half and half beat the network alone at equal nodes).
+    gomoku_network_share = 50 in 0..=100 step 10;
 }
 
 /// The parameter's value: its default in a normal build.

@@ -26,6 +26,7 @@ use super::threat::{THREAT_KINDS, Threat};
 use super::types::{
     BoardError, CELLS, Color, DIRECTIONS, MAX_SIZE, MIN_SIZE, Move, MoveError, PAD, REACH, Rule, STRIDE,
 };
+use crate::params::{self, Id};
 use crate::score::Score;
 use crate::zobrist::KeyStream;
 
@@ -381,13 +382,18 @@ impl Board {
         self.learned.as_ref()
     }
 
-    /// Evaluation from the side to move: the network's where the board plays with one.
+    /// Evaluation from the side to move: where the board plays with a network, its value and
+    /// the classical evaluation mixed by `gomoku_network_share`.
     pub fn evaluate(&self) -> Score {
-        if let Some(learned) = &self.learned {
-            return learned.score(self.side);
-        }
         let own = self.side.index();
-        eval::evaluate(eval::roles(self.totals[own]), eval::roles(self.totals[1 - own]))
+        let classical = || eval::evaluate(eval::roles(self.totals[own]), eval::roles(self.totals[1 - own]));
+        match &self.learned {
+            Some(learned) => {
+                let share = params::get(Id::gomoku_network_share);
+                (learned.score(self.side) * share + classical() * (100 - share)) / 100
+            }
+            None => classical(),
+        }
     }
 
     /// Places a stone for the side to move; the cell must be empty and the game not over.
@@ -591,19 +597,45 @@ pub(crate) mod tests {
         assert_same_state(&board, &start);
     }
 
+    /// Pseudo-random numbers below `n`, from a seed.
+    fn xorshift(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        }
+    }
+
+    /// One step of a random game in the `window` x `window` square at (`corner`, `corner`): a
+    /// take-back one time in four (always once the game is over), else a stone on a random cell
+    /// if it is empty, a wall one time in `wall_odds`.
+    fn random_step(
+        board: &mut Board,
+        next: &mut impl FnMut(usize) -> usize,
+        corner: usize,
+        window: usize,
+        wall_odds: usize,
+    ) {
+        let cell = mv(corner + next(window), corner + next(window));
+        if board.is_over() || (!board.history.is_empty() && next(4) == 0) {
+            board.undo();
+        } else if board.is_empty(cell) {
+            if next(wall_odds) == 0 {
+                board.add_wall(cell).unwrap();
+            } else {
+                board.make(cell);
+            }
+        }
+    }
+
     /// The incremental update against the board's cache rebuilt from its stones and walls,
     /// along pseudo-random games with take-backs and walls added, under every rule (the compact
     /// and the full pattern tables) and on the smallest and largest boards, in the top left and
     /// the bottom right corner.
     #[test]
     fn incremental_state_matches_a_rebuilt_board_along_random_games() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         for (size, rule) in [
             (15, Rule::Freestyle),
             (15, Rule::Standard),
@@ -619,16 +651,7 @@ pub(crate) mod tests {
                 let window = size.min(7);
                 let corner = if game % 2 == 0 { 0 } else { size - window };
                 for _ in 0..80 {
-                    let mv = mv(corner + next(window), corner + next(window));
-                    if board.is_over() || (!board.history.is_empty() && next(4) == 0) {
-                        board.undo();
-                    } else if board.is_empty(mv) {
-                        if next(30) == 0 {
-                            board.add_wall(mv).unwrap();
-                        } else {
-                            board.make(mv);
-                        }
-                    }
+                    random_step(&mut board, &mut next, corner, window, 30);
                     assert_same_state(&board, &rebuilt(&board));
                 }
             }
@@ -643,13 +666,7 @@ pub(crate) mod tests {
     #[test]
     fn learned_features_kept_incrementally_match_a_fresh_read() {
         let network: &'static Network = Box::leak(Box::new(network::embedded()));
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         for (size, rule, window) in
             [(15, Rule::Freestyle, 15), (15, Rule::Renju, 7), (5, Rule::Standard, 5), (20, Rule::Caro, 7)]
         {
@@ -661,16 +678,7 @@ pub(crate) mod tests {
                 }
                 let corner = if game % 2 == 0 { 0 } else { size - window };
                 for _ in 0..60 {
-                    let mv = mv(corner + next(window), corner + next(window));
-                    if board.is_over() || (!board.history.is_empty() && next(4) == 0) {
-                        board.undo();
-                    } else if board.is_empty(mv) {
-                        if next(25) == 0 {
-                            board.add_wall(mv).unwrap();
-                        } else {
-                            board.make(mv);
-                        }
-                    }
+                    random_step(&mut board, &mut next, corner, window, 25);
                     let learned = board.learned().unwrap();
                     let side = board.side_to_move();
                     let reference = network.evaluate(&board);
