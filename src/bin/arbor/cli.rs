@@ -82,12 +82,12 @@ pub const HELP: [(&str, &str); 12] = [
     ),
     (
         "evaluate",
-        "  arbor evaluate [--size N] [--rule freestyle|standard|renju|caro] [--network FILE]
+        "  arbor evaluate [--size N] [--rule freestyle|standard|renju|caro] [--network NET]
       Reads positions from stdin, one a line as for forbidden; prints for each the static
       evaluation for the side to move and the move the search's ordering tries first, as
       'SCORE x,y' (for scripts/learn/baseline.py), or 'error line K: REASON'. With --network
-      (a file of scripts/learn/export.py), the network's exact value logit and the empty cell
-      its policy ranks first instead.",
+      (embedded, or a file of scripts/learn/export.py; none is the default), the network's exact
+      value logit and the empty cell its policy ranks first instead.",
     ),
     (
         "features",
@@ -163,7 +163,7 @@ pub enum Request {
     Evaluate {
         size: usize,
         rule: Rule,
-        network: Option<PathBuf>,
+        network: Option<String>,
     },
     Features {
         size: usize,
@@ -573,7 +573,7 @@ fn evaluate(parser: &mut Parser) -> Result<Request, lexopt::Error> {
     while let Some(arg) = parser.next()? {
         match arg {
             Long("help") | Short('h') => return print_help("evaluate"),
-            Long("network") => network = Some(PathBuf::from(parser.value()?)),
+            Long("network") => network = Some(parser.value()?.string()?),
             Long("size") => size = value(parser, "--size")?,
             Long("rule") => rule_given = rule(parser)?,
             arg => return Err(arg.unexpected()),

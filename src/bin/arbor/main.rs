@@ -17,7 +17,7 @@ use arbor::amazons::{self, Position};
 use arbor::datagen;
 use arbor::engine::{DEFAULT_HASH_MB, Engine, bench};
 use arbor::game::Playable;
-use arbor::gomoku::network::Network;
+use arbor::gomoku::network;
 use arbor::gomoku::notation::{board_from_notation, format_move, parse_moves};
 use arbor::gomoku::{self, Board, Color, scripts};
 use arbor::protocol::gtp;
@@ -67,7 +67,7 @@ fn main() -> ExitCode {
         Request::Selfplay(options) => run_selfplay(&options),
         Request::Datagen(options) => run_datagen(&options),
         Request::Forbidden { size } => run_forbidden(size),
-        Request::Evaluate { size, rule, network } => run_evaluate(size, rule, network.as_ref()),
+        Request::Evaluate { size, rule, network } => run_evaluate(size, rule, network.as_deref()),
         Request::Prove { size, rule, nodes } => run_prove(size, rule, nodes),
         Request::Features { size } => run_features(size),
     };
@@ -302,17 +302,13 @@ fn run_datagen(options: &Datagen) -> Result<(), String> {
 /// One line out per position line in: the static evaluation and the ordering's first move
 /// ([`scripts::evaluation_and_first_move`]), or with a network its value and policy's first
 /// cell ([`scripts::network_value_and_first_move`]); `error line K: REASON` for a bad line.
-fn run_evaluate(size: usize, rule: gomoku::Rule, network: Option<&PathBuf>) -> Result<(), String> {
-    let network = match network {
-        Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let network = Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-            if network.trained_on() != (Some(rule), size) {
-                log::warn!("{} was trained on another rule or size; its answers here are untested", path.display());
-            }
+fn run_evaluate(size: usize, rule: gomoku::Rule, network: Option<&str>) -> Result<(), String> {
+    let network = match network.map(network::from_option).transpose()?.flatten() {
+        Some(network) if network.trained_on() != (Some(rule), size) => {
+            log::warn!("the network was trained on another rule or size; its answers here are untested");
             Some(network)
         }
-        None => None,
+        other => other,
     };
     let mut out = std::io::stdout().lock();
     // Read as bytes, as for prove: a line that is not UTF-8 gets its error line like any other.

@@ -174,15 +174,8 @@ impl Accumulator {
     fn activate<const AVX2: bool>(&mut self, i: usize) {
         for view in 0..2 {
             let cell = &mut self.cells[i];
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `AVX2` is set only inside `update_avx2`, called where the processor has it.
-            let acts = if AVX2 {
-                unsafe { self.network.activate_avx2(&cell.sums[view]) }
-            } else {
-                self.network.activate(&cell.sums[view])
-            };
-            #[cfg(not(target_arch = "x86_64"))]
-            let acts = self.network.activate(&cell.sums[view]);
+            // `AVX2` is set only inside `update_avx2`, called where the processor has it.
+            let acts = self.network.activate::<AVX2>(&cell.sums[view]);
             let old = cell.acts[view];
             let change: [i32; DIM] = std::array::from_fn(|j| i32::from(acts.0[j]) - i32::from(old.0[j]));
             for (p, change) in self.pooled[view].iter_mut().zip(change) {

@@ -230,15 +230,27 @@ impl Network {
         &self.codebook[usize::from(self.shape(key))]
     }
 
-    /// A cell's activations `h` from its sums `s` (MODEL.md steps 1 and 2).
+    /// A cell's activations `h` from its sums `s` (MODEL.md steps 1 and 2); with `AVX2`, which
+    /// only code built for AVX2 may set, the cell layer uses its multiply-add.
     #[inline(always)]
-    fn activate(&self, sums: &Row) -> Row {
+    fn activate<const AVX2: bool>(&self, sums: &Row) -> Row {
         let active = Row(sums.0.map(|s| s.clamp(0, ACTIVATION_ONE)));
         if !self.cell_layer {
             return active;
         }
-        // Two inputs at a time against interleaved weights: the multiply-add of neighbouring
-        // 16-bit pairs into 32 bits that processors have (pmaddwd).
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `AVX2` is set only where the processor has AVX2.
+        let totals = if AVX2 { unsafe { self.cell_totals_avx2(&active) } } else { self.cell_totals(&active) };
+        #[cfg(not(target_arch = "x86_64"))]
+        let totals = self.cell_totals(&active);
+        Row(totals.map(|total| (total >> WEIGHT_SHIFT).clamp(0, i32::from(ACTIVATION_ONE)) as i16))
+    }
+
+    /// The cell layer's sums before the shift, two inputs at a time against interleaved
+    /// weights: the multiply-add of neighbouring 16-bit pairs into 32 bits that processors have
+    /// (pmaddwd).
+    #[inline(always)]
+    fn cell_totals(&self, active: &Row) -> [i32; DIM] {
         let mut totals = self.cell_b;
         for (pair, weights) in self.cell_w.iter().enumerate() {
             let (a0, a1) = (i32::from(active.0[2 * pair]), i32::from(active.0[2 * pair + 1]));
@@ -246,22 +258,18 @@ impl Network {
                 totals[out] += a0 * i32::from(weights[2 * out]) + a1 * i32::from(weights[2 * out + 1]);
             }
         }
-        Row(totals.map(|total| (total >> WEIGHT_SHIFT).clamp(0, i32::from(ACTIVATION_ONE)) as i16))
+        totals
     }
 
-    /// [`Network::activate`] with AVX2's 16-bit multiply-add, to the same numbers.
+    /// [`Network::cell_totals`] with AVX2's 16-bit multiply-add, to the same numbers.
     ///
     /// # Safety
     /// The processor must have AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     #[inline]
-    unsafe fn activate_avx2(&self, sums: &Row) -> Row {
+    unsafe fn cell_totals_avx2(&self, active: &Row) -> [i32; DIM] {
         use std::arch::x86_64::*;
-        let active = Row(sums.0.map(|s| s.clamp(0, ACTIVATION_ONE)));
-        if !self.cell_layer {
-            return active;
-        }
         let mut totals = self.cell_b;
         // SAFETY: every load and store is of 32 bytes inside an array of 64 (`cell_w`'s pairs)
         // or 128 (`totals`); unaligned forms throughout.
@@ -281,7 +289,7 @@ impl Network {
                 _mm256_storeu_si256(totals.as_mut_ptr().add(8 * k).cast(), *lane);
             }
         }
-        Row(totals.map(|total| (total >> WEIGHT_SHIFT).clamp(0, i32::from(ACTIVATION_ONE)) as i16))
+        totals
     }
 
     /// The value logit of a board whose cells' activations sum to `pooled` (MODEL.md step 3).
@@ -347,7 +355,7 @@ impl Network {
                 *s += c;
             }
         }
-        self.activate(&sums)
+        self.activate::<false>(&sums)
     }
 
     /// The value and policy of `board` for its side to move, from scratch.
