@@ -88,7 +88,7 @@ def main():
                                    "--arbor", arbor], capture_output=True, text=True, check=True).stdout
         shapes, same_value, same_policy = symmetric_model_checks(boards[:64], sides[:64])
         subprocess.run([sys.executable, str(ROOT / "scripts/learn/train.py"), str(folder / "set.npz"), "--out",
-                        str(folder / "run"), "--epochs", "2", "--dim", str(DIM), "--batch", "64", "--lr", "0.01"],
+                        str(folder / "run"), "--epochs", "2", "--dim", str(DIM), "--batch", "64", "--lr", "0.01", "--cell-layer"],
                        check=True, timeout=600, capture_output=True)
         history = json.loads((folder / "run/history.json").read_text())
         written = all((folder / "run" / name).stat().st_size > 0 for name in ("history.png", "model.npz"))
@@ -96,8 +96,9 @@ def main():
         q, cell_layer = export.quantise(model)
         export.write(folder / "model.arbn", q, cell_layer, model)
         exported = (folder / "model.arbn").read_bytes()
-        expected_bytes = (32 + 2 * q["codebook"].size + 2 * DIM + 2 * DIM * DIM + 4 * DIM + 2 * DIM * 32 + 4 * 32
-                          + 2 * 32 + 4 + 2 * DIM)
+        # The codebook, bias0, the cell layer, then both sides' heads.
+        expected_bytes = (32 + 2 * q["codebook"].size + 2 * DIM + 2 * DIM * DIM + 4 * DIM
+                          + 2 * (2 * DIM * 32 + 4 * 32 + 2 * 32 + 4 + 2 * DIM))
         rounding = export.compare(model, boards[:256], sides[:256], columns["best"][:256])
         # Both forms of the network, the trained one and the same without its per-cell layer.
         table, _ = train.shape_index_table()

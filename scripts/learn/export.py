@@ -21,7 +21,8 @@ import train  # noqa: E402
 ACTIVATION_ONE = 1023       # an activation of 1.0
 WEIGHT_ONE = 1024           # a weight of 1.0 (a power of two: the engine shifts)
 WEIGHT_SHIFT = 10
-POOL_SHIFT = 6              # extra bits of the cells' mean, which the value head reads in i64
+POOL_SHIFT = 5              # extra bits of the cells' mean: at most 1023 << 5, so it fits 16 bits
+VERSION = 2
 RULES = ["freestyle", "standard", "renju", "caro"]
 
 
@@ -40,17 +41,23 @@ def quantise(model):
         "cell_b": rounded(model["cell_b"] if cell_layer else np.zeros(dim), ACTIVATION_ONE * WEIGHT_ONE, np.int32),
         "v1_w": rounded(model["v1_w"], WEIGHT_ONE, np.int16),
         "v1_b": rounded(model["v1_b"], ACTIVATION_ONE * WEIGHT_ONE, np.int32),
-        "v2_w": rounded(model["v2_w"][:, 0], WEIGHT_ONE, np.int16),
-        "v2_b": rounded(model["v2_b"][0], ACTIVATION_ONE * WEIGHT_ONE, np.int32),
-        "p_w": rounded(model["p_w"][:, 0], WEIGHT_ONE, np.int16),
+        "v2_w": rounded(model["v2_w"][..., 0], WEIGHT_ONE, np.int16),
+        "v2_b": rounded(model["v2_b"][:, 0], ACTIVATION_ONE * WEIGHT_ONE, np.int32),
+        "p_w": rounded(model["p_w"][..., 0], WEIGHT_ONE, np.int16),
     }
+    # The engine sums the value head's first layer in 32 bits (MODEL.md).
+    largest = (np.abs(q["v1_w"].astype(np.int64)).sum(1) * (ACTIVATION_ONE << POOL_SHIFT)
+               + (np.abs(q["v1_b"].astype(np.int64)) << POOL_SHIFT)).max()
+    if largest > np.iinfo(np.int32).max:
+        raise SystemExit(f"the value head's first layer could reach {largest}, past 32 bits: the engine would refuse it")
     return q, cell_layer
 
 
 def write(path, q, cell_layer, model):
     shapes, dim = q["codebook"].shape
     rule = RULES.index(str(model["rule"]))
-    header = struct.pack("<4sBBBBHHfI", b"ARBN", 1, int(cell_layer), rule, int(model["size"]), dim, q["v1_w"].shape[1],
+    header = struct.pack("<4sBBBBHHfI", b"ARBN", VERSION, int(cell_layer), rule, int(model["size"]), dim,
+                         q["v1_w"].shape[2],
                          float(model["score_scale"]), shapes)
     header += bytes(32 - len(header))
     body = b"".join(np.ascontiguousarray(q[name]).astype(q[name].dtype.newbyteorder("<")).tobytes()
@@ -61,17 +68,19 @@ def write(path, q, cell_layer, model):
 def integer_forward(q, cell_layer, board, side, table):
     """MODEL.md's arithmetic: the value logit and the policy logits, both at the scale
     ACTIVATION_ONE * WEIGHT_ONE, as int64 arrays."""
-    index = train.shape_indices(np, table, board, side)
+    index = train.shape_indices(np, table, board)
     summed = q["codebook"][index].astype(np.int32).sum(1) + q["bias0"]          # (B, S, S, D)
     cell = np.clip(summed, 0, ACTIVATION_ONE)
     if cell_layer:
         cell = np.clip((cell @ q["cell_w"].astype(np.int64) + q["cell_b"]) >> WEIGHT_SHIFT, 0, ACTIVATION_ONE)
     cells = board.shape[1] * board.shape[2]
+    side = np.asarray(side).astype(np.int64)
     pooled = (cell.reshape(len(board), cells, -1).sum(1).astype(np.int64) << POOL_SHIFT) // cells
-    hidden = (pooled @ q["v1_w"].astype(np.int64) + (q["v1_b"].astype(np.int64) << POOL_SHIFT))
+    hidden = (np.einsum("bd,bdh->bh", pooled, q["v1_w"][side].astype(np.int64))
+              + (q["v1_b"][side].astype(np.int64) << POOL_SHIFT))
     hidden = np.clip(hidden >> (WEIGHT_SHIFT + POOL_SHIFT), 0, ACTIVATION_ONE)
-    value = hidden @ q["v2_w"].astype(np.int64) + q["v2_b"]
-    policy = cell @ q["p_w"].astype(np.int64)
+    value = np.einsum("bh,bh->b", hidden, q["v2_w"][side].astype(np.int64)) + q["v2_b"][side]
+    policy = np.einsum("byxd,bd->byx", cell.astype(np.int64), q["p_w"][side].astype(np.int64))
     return value, policy.reshape(len(board), -1)
 
 

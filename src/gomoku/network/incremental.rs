@@ -1,23 +1,22 @@
-//! The network kept up to date inside the board. For every cell on the board, from each side's
-//! view: the sum of its four lines' codebook rows and its activations, and over all cells the
-//! activations' total, which the value head reads. A stone changes the centre of its own cell
+//! The network kept up to date inside the board. For every cell on the board: the sum of its
+//! four lines' codebook rows and its activations, and over all cells the activations' total,
+//! which the value head of the side to move reads. A stone changes the centre of its own cell
 //! and one line of each of the 32 cells within four steps of it along its lines, so a move
-//! re-sums and re-activates 33 cells per view, and taking it back does the same in reverse:
-//! the arithmetic is exact, so the reverse restores every number.
+//! re-sums and re-activates 33 cells, and taking it back does the same in reverse: the
+//! arithmetic is exact, so the reverse restores every number.
 
 use super::{DIM, Network, Row, WALL};
 use crate::gomoku::types::{CELLS, Color};
 use crate::params::{self, Id};
 use crate::score::Score;
 
-/// One cell, from Black's view and from White's.
 #[derive(Clone, Copy)]
 struct Cell {
-    sums: [Row; 2],
-    acts: [Row; 2],
+    sums: Row,
+    acts: Row,
 }
 
-const NO_CELL: Cell = Cell { sums: [Row::ZERO; 2], acts: [Row::ZERO; 2] };
+const NO_CELL: Cell = Cell { sums: Row::ZERO, acts: Row::ZERO };
 
 /// A line through a changed cell that a stone changed: cell `cell` (code `centre`, not a
 /// wall) now has the line key `key` in direction `direction`.
@@ -33,28 +32,24 @@ pub(crate) struct Relined {
 pub(crate) struct Accumulator {
     network: &'static Network,
     /// Cells of the board, walled ones included: the value head's mean divides by it.
-    board_cells: i64,
+    board_cells: i32,
     /// By the board's padded cell index; cells off the board or walled stay zero.
     cells: Box<[Cell]>,
-    /// By cell, view and direction: the shape whose row the cell's sum holds, so that a change
-    /// looks up only the new one.
-    shapes: Box<[[[u16; 4]; 2]]>,
-    /// Per view: the sum of every cell's activations.
-    pooled: [[i32; DIM]; 2],
+    /// By cell and direction: the shape whose row the cell's sum holds, so that a change looks
+    /// up only the new one.
+    shapes: Box<[[u16; 4]]>,
+    /// The sum of every cell's activations.
+    pooled: [i32; DIM],
     /// Whether this processor runs the AVX2 build of the update, chosen once.
     avx2: bool,
 }
 
-/// A cell's line in the network's key form (MODEL.md), from `view`'s side (0 Black, 1 White).
-/// The board's line key holds the offsets -5..=5 in two bits each, coded 0 empty, 1 black, 2
-/// white, 3 wall, which is Black's view; the network reads -4..=4, and from White's view the
-/// stones' codes swap.
+/// A cell's line in the network's key form (MODEL.md). The board's line key holds the offsets
+/// -5..=5 in two bits each, coded as the network codes them (0 empty, 1 black, 2 white, 3
+/// wall); the network reads -4..=4.
 #[inline(always)]
-fn network_key(centre: u8, line_key: u32, view: usize) -> u32 {
-    let key = u32::from(centre) << 16 | (line_key >> 2) & 0xFFFF;
-    // The fields whose two bits differ hold a stone: swapping the bits swaps its colour.
-    let stones = (key ^ key >> 1) & 0x1_5555 & 0_u32.wrapping_sub(view as u32);
-    key ^ (stones | stones << 1)
+fn network_key(centre: u8, line_key: u32) -> u32 {
+    u32::from(centre) << 16 | (line_key >> 2) & 0xFFFF
 }
 
 /// `sums += plus - minus`, wrapping: the result is an exact cell sum, which fits.
@@ -70,25 +65,23 @@ impl Accumulator {
     pub(crate) fn new(network: &'static Network, board_cells: usize) -> Accumulator {
         Accumulator {
             network,
-            board_cells: board_cells as i64,
+            board_cells: board_cells as i32,
             cells: vec![NO_CELL; CELLS].into_boxed_slice(),
-            shapes: vec![[[0; 4]; 2]; CELLS].into_boxed_slice(),
-            pooled: [[0; DIM]; 2],
+            shapes: vec![[0; 4]; CELLS].into_boxed_slice(),
+            pooled: [0; DIM],
             avx2: avx2(),
         }
     }
 
     /// Adds cell `i` (code `centre`, not a wall, with line keys `keys`), read from scratch.
     pub(crate) fn add(&mut self, i: usize, centre: u8, keys: &[u32; 4]) {
-        for view in 0..2 {
-            let mut sums = self.network.bias0;
-            for (d, &key) in keys.iter().enumerate() {
-                let shape = self.network.shape(network_key(centre, key, view));
-                self.shapes[i][view][d] = shape;
-                shift(&mut sums, &self.network.codebook[usize::from(shape)], &Row::ZERO);
-            }
-            self.cells[i].sums[view] = sums;
+        let mut sums = self.network.bias0;
+        for (d, &key) in keys.iter().enumerate() {
+            let shape = self.network.shape(network_key(centre, key));
+            self.shapes[i][d] = shape;
+            shift(&mut sums, &self.network.codebook[usize::from(shape)], &Row::ZERO);
         }
+        self.cells[i].sums = sums;
         self.activate::<false>(i);
     }
 
@@ -149,45 +142,39 @@ impl Accumulator {
     #[inline(always)]
     fn reshape(&mut self, i: usize, d: usize, centre: u8, key: u32) {
         let network = self.network;
-        for view in 0..2 {
-            let (old, new) = (self.shapes[i][view][d], network.shape(network_key(centre, key, view)));
-            self.shapes[i][view][d] = new;
-            // Copies, so that the compiler need not fear the rows overlap the sums.
-            let (plus, minus) = (network.codebook[usize::from(new)], network.codebook[usize::from(old)]);
-            shift(&mut self.cells[i].sums[view], &plus, &minus);
-        }
+        let (old, new) = (self.shapes[i][d], network.shape(network_key(centre, key)));
+        self.shapes[i][d] = new;
+        // Copies, so that the compiler need not fear the rows overlap the sums.
+        let (plus, minus) = (network.codebook[usize::from(new)], network.codebook[usize::from(old)]);
+        shift(&mut self.cells[i].sums, &plus, &minus);
     }
 
     /// Takes a cell that has been walled out of the total.
     fn remove(&mut self, i: usize) {
-        for view in 0..2 {
-            for (p, &h) in self.pooled[view].iter_mut().zip(&self.cells[i].acts[view].0) {
-                *p -= i32::from(h);
-            }
+        for (p, &h) in self.pooled.iter_mut().zip(&self.cells[i].acts.0) {
+            *p -= i32::from(h);
         }
         self.cells[i] = NO_CELL;
-        self.shapes[i] = [[0; 4]; 2];
+        self.shapes[i] = [0; 4];
     }
 
     /// Re-activates cell `i` from its sums and moves the total by the change.
     #[inline(always)]
     fn activate<const AVX2: bool>(&mut self, i: usize) {
-        for view in 0..2 {
-            let cell = &mut self.cells[i];
-            // `AVX2` is set only inside `update_avx2`, called where the processor has it.
-            let acts = self.network.activate::<AVX2>(&cell.sums[view]);
-            let old = cell.acts[view];
-            let change: [i32; DIM] = std::array::from_fn(|j| i32::from(acts.0[j]) - i32::from(old.0[j]));
-            for (p, change) in self.pooled[view].iter_mut().zip(change) {
-                *p += change;
-            }
-            cell.acts[view] = acts;
+        let cell = &mut self.cells[i];
+        // `AVX2` is set only inside `update_avx2`, called where the processor has it.
+        let acts = self.network.activate::<AVX2>(&cell.sums);
+        let old = cell.acts;
+        let change: [i32; DIM] = std::array::from_fn(|j| i32::from(acts.0[j]) - i32::from(old.0[j]));
+        for (p, change) in self.pooled.iter_mut().zip(change) {
+            *p += change;
         }
+        cell.acts = acts;
     }
 
     /// The value logit for `side` to move, at the scale of MODEL.md.
     pub(crate) fn value(&self, side: Color) -> i64 {
-        self.network.value(&self.pooled[side.index()], self.board_cells)
+        self.network.value(&self.pooled, self.board_cells, side, self.avx2)
     }
 
     /// The value for `side` to move in engine score units.
@@ -197,7 +184,7 @@ impl Accumulator {
 
     /// Empty cell `i`'s policy logit for `side` to move.
     pub(crate) fn policy(&self, i: usize, side: Color) -> i64 {
-        self.network.policy(&self.cells[i].acts[side.index()])
+        self.network.policy(&self.cells[i].acts, side)
     }
 
     /// Empty cell `i`'s policy in move ordering's units (`gomoku_policy_order` a logit).
@@ -221,12 +208,10 @@ mod tests {
     use super::network_key;
 
     #[test]
-    fn white_sees_the_stones_swapped_and_walls_as_they_are() {
-        // Offsets -5..=5 but 0 in slots 0..=9: -4 black, -1 white, +1 wall, +5 black.
-        let line = 1 << 2 | 2 << 8 | 3 << 10 | 1 << 18;
-        assert_eq!(network_key(0, line, 0), 1 | 2 << 6 | 3 << 8);
-        assert_eq!(network_key(0, line, 1), 2 | 1 << 6 | 3 << 8);
-        assert_eq!(network_key(1, line, 1), 2 << 16 | 2 | 1 << 6 | 3 << 8);
-        assert_eq!(network_key(2, 0, 1), 1 << 16);
+    fn the_network_reads_four_cells_each_way_of_the_board_s_five() {
+        // Offsets -5..=5 but 0 in slots 0..=9: -5 white, -4 black, -1 white, +1 wall, +5 black.
+        let line = 2 | 1 << 2 | 2 << 8 | 3 << 10 | 1 << 18;
+        assert_eq!(network_key(0, line), 1 | 2 << 6 | 3 << 8);
+        assert_eq!(network_key(2, line), 2 << 16 | 1 | 2 << 6 | 3 << 8);
     }
 }
