@@ -276,7 +276,11 @@ impl Network {
     /// only code built for AVX2 may set, the cell layer uses its multiply-add.
     #[inline(always)]
     fn activate<const AVX2: bool>(&self, sums: &Row) -> Row {
-        let active = Row(sums.0.map(|s| s.clamp(0, ACTIVATION_ONE)));
+        // A loop rather than `map`, which the compiler left out of line, outside the AVX2 code.
+        let mut active = *sums;
+        for s in &mut active.0 {
+            *s = (*s).clamp(0, ACTIVATION_ONE);
+        }
         if !self.cell_layer {
             return active;
         }
