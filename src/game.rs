@@ -75,6 +75,15 @@ pub trait Game: Clone + Send + Sync + 'static {
         out.resize(moves.len(), 0);
     }
 
+    /// Late-move reduction to add to each move of `moves` (in plies, negative for less), into
+    /// `out` (cleared first), from the game's judgement of the moves beside each other (Gomoku
+    /// with a network: the policy's distance from the best move's). Asked once per node, only
+    /// where late moves may be reduced; the search applies it only to moves it reduces.
+    fn reduction_adjustments(&self, moves: &[Self::Move], out: &mut Vec<i32>) {
+        out.clear();
+        out.resize(moves.len(), 0);
+    }
+
     /// A move that wins by force within the returned number of plies, found by a game-specific
     /// solver (Gomoku's threat-space search) in at most `max_nodes` nodes; `None` proves nothing.
     /// Called once at the root, before the search.

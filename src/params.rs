@@ -144,6 +144,11 @@ params! {
     /// Gomoku with a network: the network's share of the evaluation, in percent; the classical
     /// evaluation has the rest (half and half beat the network alone at equal nodes).
     gomoku_network_share = 50 in 0..=100 step 10;
+    /// Gomoku with a network: a late move whose policy logit is this many tenths of a logit
+    /// or more below the best move's is reduced a ply more; one less than
+    /// `gomoku_policy_keep_gap` tenths below it a ply less (0: never).
+    gomoku_policy_reduce_gap = 30 in 5..=200 step 5;
+    gomoku_policy_keep_gap = 5 in 0..=40 step 3;
 }
 
 /// The parameter's value: its default in a normal build.

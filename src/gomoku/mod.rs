@@ -119,6 +119,10 @@ impl Game for Board {
         out.extend(moves.iter().map(|&mv| self.move_order_score(mv)));
     }
 
+    fn reduction_adjustments(&self, moves: &[Move], out: &mut Vec<i32>) {
+        self.policy_reduction_adjustments(moves, out);
+    }
+
     fn prove_win(&mut self, max_nodes: u32) -> Option<(Move, u32)> {
         if self.is_over() {
             return None;

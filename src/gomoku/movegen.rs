@@ -255,6 +255,27 @@ impl Board {
             None => threats + self.value(mv, me) + self.value(mv, opp) / 2,
         }
     }
+
+    /// With a network: a ply more of late-move reduction for each move whose policy logit is
+    /// `gomoku_policy_reduce_gap` tenths or more below the best of `moves`, a ply less for one
+    /// less than `gomoku_policy_keep_gap` tenths below it (0: none); without, none.
+    pub(crate) fn policy_reduction_adjustments(&self, moves: &[Move], out: &mut Vec<i32>) {
+        out.clear();
+        let Some(learned) = self.learned() else {
+            out.resize(moves.len(), 0);
+            return;
+        };
+        let me = self.side_to_move();
+        // A logit fits 32 bits: 32 activations of at most 1023 times 16-bit weights.
+        out.extend(moves.iter().map(|&mv| learned.policy(mv.index(), me) as i32));
+        let best = out.iter().copied().max().unwrap_or(0);
+        let (reduce, keep) = (params::get(Id::gomoku_policy_reduce_gap), params::get(Id::gomoku_policy_keep_gap));
+        for logit in out.iter_mut() {
+            // A logit is 1023 * 1024 in the policy's scale, close enough to 1 << 20 here.
+            let tenths = (((i64::from(best) - i64::from(*logit)) * 10) >> 20) as i32;
+            *logit = if tenths >= reduce { 1 } else if tenths < keep { -1 } else { 0 };
+        }
+    }
 }
 
 /// The cells on the lines through `cell` within a line pattern's reach, walls included: each
@@ -459,5 +480,34 @@ mod tests {
             forcing.sort();
             assert_eq!(forcing, expected, "{rule:?}");
         }
+    }
+
+    #[test]
+    fn with_a_network_the_policy_s_outsiders_are_reduced_more_and_its_favourite_less() {
+        let network: &'static crate::gomoku::network::Network =
+            Box::leak(Box::new(crate::gomoku::network::embedded()));
+        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for m in [mv(7, 7), mv(8, 8), mv(8, 6), mv(6, 8), mv(9, 5)] {
+            board.play(m).unwrap();
+        }
+        let moves = generated(&board);
+        let mut adjustments = Vec::new();
+        board.policy_reduction_adjustments(&moves, &mut adjustments);
+        assert!(adjustments.iter().all(|&a| a == 0), "no network, no adjustment");
+        board.set_network(Some(network));
+        board.policy_reduction_adjustments(&moves, &mut adjustments);
+        let learned = board.learned().unwrap();
+        let logits: Vec<i64> = moves.iter().map(|m| learned.policy(m.index(), board.side_to_move())).collect();
+        let best = *logits.iter().max().unwrap();
+        let one_logit = 1023.0 * 1024.0;
+        for (&logit, &adjustment) in logits.iter().zip(&adjustments) {
+            let gap = (best - logit) as f64 / one_logit;
+            let expected = if gap >= 3.0 { 1 } else if gap < 0.5 { -1 } else { 0 };
+            // The engine's scale is 1 << 20, within 0.1 % of a logit: only gaps at a boundary may differ.
+            if (gap - 3.0).abs() > 0.01 && (gap - 0.5).abs() > 0.01 {
+                assert_eq!(adjustment, expected, "gap {gap}");
+            }
+        }
+        assert!(adjustments.contains(&1) && adjustments.contains(&-1), "{adjustments:?}");
     }
 }

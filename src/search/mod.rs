@@ -170,6 +170,8 @@ struct Worker<'a, G: Game> {
     static_evals: Vec<Option<Score>>,
     /// Per ply, the moves searched so far at the node (pruned ones are not).
     searched_lists: Vec<Vec<G::Move>>,
+    /// Per ply: the game's reduction adjustments of the node's moves, in their order.
+    adjustment_lists: Vec<Vec<i32>>,
     /// Scratch space of [`Worker::order_moves`]: ordering key and index of every move, packed
     /// in one integer, and the list the kept moves are copied from.
     keyed_moves: Vec<i64>,
@@ -204,6 +206,7 @@ impl<'a, G: Game> Worker<'a, G> {
             after_pass: vec![false; MAX_PLY + 1],
             static_evals: vec![None; MAX_PLY + 1],
             searched_lists: vec![Vec::new(); MAX_PLY + 1],
+            adjustment_lists: vec![Vec::new(); MAX_PLY + 1],
             keyed_moves: Vec::new(),
             kept_moves: Vec::new(),
             move_scores: Vec::new(),

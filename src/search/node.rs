@@ -150,6 +150,11 @@ impl<G: Game> Worker<'_, G> {
         let mut searched = std::mem::take(&mut self.searched_lists[ply as usize]);
         searched.clear();
         let lmp_limit = LMP_LIMITS[(depth as usize).min(MAX_PLY)] / if improving { 1 } else { 2 };
+        let reducing = depth >= params::get(Id::lmr_min_depth) as u32;
+        let mut adjustments = std::mem::take(&mut self.adjustment_lists[ply as usize]);
+        if reducing {
+            self.pos.reduction_adjustments(&moves, &mut adjustments);
+        }
         for (index, &mv) in moves.iter().enumerate() {
             let tactical = self.pos.is_tactical(mv);
             if !pv_node && !tactical && index >= lmp_limit && best_score > -score::MATE_BOUND {
@@ -169,13 +174,9 @@ impl<G: Game> Worker<'_, G> {
             let score = if index == 0 {
                 self.negamax(next_depth, -beta, -alpha, ply + 1, pv_node).map(|s| -s)
             } else {
-                let reduction = if index >= params::get(Id::lmr_min_index) as usize
-                    && depth >= params::get(Id::lmr_min_depth) as u32
-                    && !tactical
-                {
-                    REDUCTIONS[(depth as usize).min(MAX_PLY)][index.min(MAX_MOVES - 1)]
-                        .saturating_sub(u32::from(pv_node))
-                        .min(next_depth - 1)
+                let reduction = if index >= params::get(Id::lmr_min_index) as usize && reducing && !tactical {
+                    let base = REDUCTIONS[(depth as usize).min(MAX_PLY)][index.min(MAX_MOVES - 1)] as i32;
+                    (base - i32::from(pv_node) + adjustments[index]).clamp(0, next_depth as i32 - 1) as u32
                 } else {
                     0
                 };
@@ -218,6 +219,7 @@ impl<G: Game> Worker<'_, G> {
         }
         self.move_lists[ply as usize] = moves;
         self.searched_lists[ply as usize] = searched;
+        self.adjustment_lists[ply as usize] = adjustments;
         result?;
 
         let bound = if best_score >= beta {
