@@ -273,7 +273,13 @@ impl Board {
         for logit in out.iter_mut() {
             // A logit is 1023 * 1024 in the policy's scale, close enough to 1 << 20 here.
             let tenths = (((i64::from(best) - i64::from(*logit)) * 10) >> 20) as i32;
-            *logit = if tenths >= reduce { 1 } else if tenths < keep { -1 } else { 0 };
+            *logit = if tenths >= reduce {
+                1
+            } else if tenths < keep {
+                -1
+            } else {
+                0
+            };
         }
     }
 }
@@ -484,8 +490,7 @@ mod tests {
 
     #[test]
     fn with_a_network_the_policy_s_outsiders_are_reduced_more_and_its_favourite_less() {
-        let network: &'static crate::gomoku::network::Network =
-            Box::leak(Box::new(crate::gomoku::network::embedded()));
+        let network: &'static crate::gomoku::network::Network = Box::leak(Box::new(crate::gomoku::network::embedded()));
         let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
         for m in [mv(7, 7), mv(8, 8), mv(8, 6), mv(6, 8), mv(9, 5)] {
             board.play(m).unwrap();
@@ -502,7 +507,13 @@ mod tests {
         let one_logit = 1023.0 * 1024.0;
         for (&logit, &adjustment) in logits.iter().zip(&adjustments) {
             let gap = (best - logit) as f64 / one_logit;
-            let expected = if gap >= 3.0 { 1 } else if gap < 0.5 { -1 } else { 0 };
+            let expected = if gap >= 3.0 {
+                1
+            } else if gap < 0.5 {
+                -1
+            } else {
+                0
+            };
             // The engine's scale is 1 << 20, within 0.1 % of a logit: only gaps at a boundary may differ.
             if (gap - 3.0).abs() > 0.01 && (gap - 0.5).abs() > 0.01 {
                 assert_eq!(adjustment, expected, "gap {gap}");

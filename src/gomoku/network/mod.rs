@@ -562,7 +562,11 @@ mod tests {
         for cells in 1..=1024 {
             for total in [0, 1, cells - 1, cells, 1023 * cells, 1023 * cells - 1, 1023 * 1024, 4_567 * 97] {
                 let pooled = [total.min(1023 * cells); DIM];
-                assert_eq!(i32::from(mean(&pooled, cells).0[0]), (pooled[0] << POOL_SHIFT) / cells, "{total} / {cells}");
+                assert_eq!(
+                    i32::from(mean(&pooled, cells).0[0]),
+                    (pooled[0] << POOL_SHIFT) / cells,
+                    "{total} / {cells}"
+                );
             }
         }
     }
