@@ -9,6 +9,7 @@
 //! works two moves later is not in it) and turns the attacker's threes into narrow forced lines.
 
 use super::board::Board;
+use super::network::in_logits;
 use super::pattern::Shape;
 use super::threat::Threat;
 use super::types::{Color, DIRECTIONS, Move, REACH, Rule};
@@ -271,8 +272,7 @@ impl Board {
         let best = out.iter().copied().max().unwrap_or(0);
         let (reduce, keep) = (params::get(Id::gomoku_policy_reduce_gap), params::get(Id::gomoku_policy_keep_gap));
         for logit in out.iter_mut() {
-            // A logit is 1023 * 1024 in the policy's scale, close enough to 1 << 20 here.
-            let tenths = (((i64::from(best) - i64::from(*logit)) * 10) >> 20) as i32;
+            let tenths = in_logits(i64::from(best) - i64::from(*logit), 10);
             *logit = if tenths >= reduce {
                 1
             } else if tenths < keep {

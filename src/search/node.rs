@@ -152,7 +152,8 @@ impl<G: Game> Worker<'_, G> {
         let lmp_limit = LMP_LIMITS[(depth as usize).min(MAX_PLY)] / if improving { 1 } else { 2 };
         let reducing = depth >= params::get(Id::lmr_min_depth) as u32;
         let mut adjustments = std::mem::take(&mut self.adjustment_lists[ply as usize]);
-        if reducing {
+        // Asked only where some move is late enough to be reduced.
+        if reducing && moves.len() > params::get(Id::lmr_min_index) as usize {
             self.pos.reduction_adjustments(&moves, &mut adjustments);
         }
         for (index, &mv) in moves.iter().enumerate() {

@@ -190,8 +190,7 @@ impl Accumulator {
     /// Empty cell `i`'s policy in move ordering's units (`gomoku_policy_order` a logit).
     #[inline]
     pub(crate) fn policy_order(&self, i: usize, side: Color) -> i32 {
-        // A logit is 1023 * 1024 in the policy's scale, close enough to 1 << 20 for an order.
-        ((self.policy(i, side) * i64::from(params::get(Id::gomoku_policy_order))) >> 20) as i32
+        super::in_logits(self.policy(i, side), params::get(Id::gomoku_policy_order))
     }
 }
 

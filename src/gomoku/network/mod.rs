@@ -378,6 +378,14 @@ impl Network {
     }
 }
 
+/// `policy` (a policy logit, or a difference of two) in units of `per_logit` to a logit. A logit
+/// is 1023 * 1024 in the policy's scale; dividing by 1 << 20 instead reads it 0.1 % low, close
+/// enough for move ordering and reduction gaps.
+#[inline]
+pub(crate) fn in_logits(policy: i64, per_logit: i32) -> i32 {
+    ((policy * i64::from(per_logit)) >> 20) as i32
+}
+
 /// `(pooled << POOL_SHIFT) / cells`, rounded down, for a board of at most 32 x 32 cells, by
 /// one multiplication a number: below 2^26 (1023 x 1024 << 5), dividing by `cells` <= 2^10 is
 /// multiplying by ceil(2^36 / cells) and shifting by 36, exactly (Granlund and Montgomery's
