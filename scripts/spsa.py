@@ -12,7 +12,8 @@ r_end (--r-end, fishtest's default 0.002).
 The engine is a build with the tune feature (`cargo build --release --features tune
 --target-dir target/tune`): its pbrain-arbor plays, each side with its own `--param NAME=VALUE`
 (values rounded to integers, kept inside their ranges), and its `arbor params` gives the table.
---tune REGEX picks the parameters to move (the rest keep their defaults).
+--tune REGEX picks the parameters to move (the rest keep their defaults). --engine-args gives both
+sides the same further arguments, for example '--network embedded' to tune around the network.
 
 Iterations run in batches of --batch from one θ, so the workers (scripts/games.py's options:
 a local cluster, --scheduler, --direct) stay busy. After each batch the run appends one line to
@@ -31,6 +32,7 @@ import json
 import os
 import random
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -101,6 +103,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--batch", type=int, help="iterations played from one θ; default twice --workers (give it"
                     " for a cluster named by --scheduler)")
+    ap.add_argument("--engine-args", help="arguments both sides take before their --param ones, for example"
+                    " '--network embedded' (kept in the state)")
     ap.add_argument("--stop-after", type=int, help="stop once k reaches this (default N)")
     games.add_runner_arguments(ap)
     args = ap.parse_args()
@@ -111,9 +115,10 @@ def main():
         state = json.loads(state_path.read_text())
         config, k, theta = state["config"], state["k"], state["theta"]
         # Settings given again must agree with the state's (a default left alone is not given).
-        given = {name: getattr(args, name) for name in ("iterations", "nodes", "r_end", "seed", "tune", "openings")}
+        given = {name: getattr(args, name)
+                 for name in ("iterations", "nodes", "r_end", "seed", "tune", "openings", "engine_args")}
         clash = [name for name, value in given.items()
-                 if value is not None and value != ap.get_default(name) and value != config[name]]
+                 if value is not None and value != ap.get_default(name) and value != config.get(name)]
         if clash:
             ap.error(f"{state_path} holds a run with other settings ({', '.join(clash)}); "
                      "a resumed run takes its settings from the state file")
@@ -131,7 +136,8 @@ def main():
         if not chosen:
             ap.error(f"--tune {args.tune!r} matches no parameter")
         config = {"iterations": args.iterations, "r_end": args.r_end, "nodes": args.nodes, "seed": args.seed,
-                  "tune": args.tune, "openings": args.openings, "params": chosen}
+                  "tune": args.tune, "openings": args.openings, "engine_args": args.engine_args or "",
+                  "params": chosen}
         k, theta = 0, {name: float(entry[0]) for name, entry in chosen.items()}
         state_path.parent.mkdir(parents=True, exist_ok=True)
     openings = games.read_openings(config["openings"], 15)
@@ -140,6 +146,7 @@ def main():
     batch = args.batch or 2 * workers
     cli = games.referee_program(ap, args)
     engine = games.program(args.engine)
+    shared_args = shlex.split(config.get("engine_args", ""))
     programs = dict([engine] + ([cli] if cli else []))
     print(f"spsa.py: {len(config['params'])} parameters, k = {k} of {config['iterations']}, "
           f"{config['nodes']} nodes a move, batches of {batch}, state in {state_path}", flush=True)
@@ -152,8 +159,9 @@ def main():
                 rng = random.Random(f"{config['seed']}:{kk}")
                 signs[kk] = [rng.choice((-1, 1)) for _ in config["params"]]
                 ck = gains(config, kk)
-                engines = [{"name": "plus", "program": engine[0], "args": side(config, theta, ck, signs[kk], 1)},
-                           {"name": "minus", "program": engine[0], "args": side(config, theta, ck, signs[kk], -1)}]
+                engines = [{"name": name, "program": engine[0],
+                            "args": shared_args + side(config, theta, ck, signs[kk], sign)}
+                           for name, sign in (("plus", 1), ("minus", -1))]
                 opening = rng.choice(openings)
                 tasks.append({"pair": kk, "opening": opening, "size": 15, "rule": "freestyle",
                               "limits": {"nodes": config["nodes"]}, "cli": cli and cli[0], "engines": engines})

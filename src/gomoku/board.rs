@@ -128,8 +128,10 @@ impl Board {
     }
 
     /// Plays with `network`'s evaluation (`None`: the classical one) from now on, its features
-    /// read from the position as it stands.
+    /// read from the position as it stands (moves made before are taken back by re-reading,
+    /// as the new features have no frames for them).
     pub(crate) fn set_network(&mut self, network: Option<&'static Network>) {
+        self.drop_frames();
         self.learned = network.map(|network| {
             let mut learned = Accumulator::new(network, self.width * self.height);
             for i in self.playable().filter(|&i| self.cells[i].code != WALL_CELL) {

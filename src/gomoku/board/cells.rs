@@ -82,7 +82,8 @@ const _: () = assert!(NEAR_DISTANCE == 2 && REACH == 5, "the offset lists spell 
 
 impl Board {
     /// Writes a cell code and updates the keys and near counts of its lines, and with `rescore`
-    /// the shapes and scores of the empty cells on them.
+    /// the shapes and scores of the empty cells on them and the learned features (without, the
+    /// move's frame restores those).
     pub(super) fn set_cell(&mut self, i: usize, code: u8, rescore: bool) {
         // Codes are 2-bit fields and, in every key that is read, the slot held the old code:
         // XOR writes the new one.
@@ -103,6 +104,9 @@ impl Board {
                 self.cells[q].keys[d] ^= flip << slot_shift(-offset);
             }
         }
+        if !rescore {
+            return;
+        }
         if let Some(learned) = &mut self.learned {
             let mut relined = [Relined { cell: 0, direction: 0, centre: 0, key: 0 }; 4 * LEARNED_OFFSETS.len()];
             let mut count = 0;
@@ -116,9 +120,6 @@ impl Board {
                 }
             }
             learned.update(i, code, &self.cells[i].keys, &relined[..count]);
-        }
-        if !rescore {
-            return;
         }
         let outermost = self.table.reads_outermost();
         for (d, &step) in DIRECTIONS.iter().enumerate() {

@@ -27,6 +27,9 @@ pub(super) struct Rescored {
 impl Board {
     /// Opens the frame of a move about to be made.
     pub(super) fn open_frame(&mut self) {
+        if let Some(learned) = &mut self.learned {
+            learned.open_frame();
+        }
         self.frames.push(Frame { first: self.rescored.len(), totals: self.totals, threat_counts: self.threat_counts });
     }
 
@@ -40,10 +43,14 @@ impl Board {
         self.rescored.push(Rescored { cell: i as u16, shapes: cell.shapes, entries: cell.entries });
     }
 
-    /// Restores the cells, totals and counts of the last move's frame and closes it; `false`
-    /// when that move has none (it was made before a wall).
+    /// Restores the cells, totals, counts and learned features of the last move's frame and
+    /// closes it; `false` when that move has none (it was made before a wall).
     pub(super) fn restore_frame(&mut self) -> bool {
         let Some(frame) = self.frames.pop() else { return false };
+        if let Some(learned) = &mut self.learned {
+            let restored = learned.restore_frame();
+            debug_assert!(restored, "the learned features keep a frame per board frame");
+        }
         for old in self.rescored.drain(frame.first..).rev() {
             let cell = &mut self.cells[usize::from(old.cell)];
             cell.shapes = old.shapes;
@@ -56,6 +63,9 @@ impl Board {
 
     /// Forgets every frame: a wall changes lines that moves before it cannot restore.
     pub(super) fn drop_frames(&mut self) {
+        if let Some(learned) = &mut self.learned {
+            learned.drop_frames();
+        }
         self.frames.clear();
         self.rescored.clear();
     }

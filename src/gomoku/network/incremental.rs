@@ -2,8 +2,9 @@
 //! four lines' codebook rows and its activations, and over all cells the activations' total,
 //! which the value head of the side to move reads. A stone changes the centre of its own cell
 //! and one line of each of the 32 cells within four steps of it along its lines, so a move
-//! re-sums and re-activates 33 cells, and taking it back does the same in reverse: the
-//! arithmetic is exact, so the reverse restores every number.
+//! re-sums and re-activates 33 cells. Taking it back copies those cells' saved numbers back
+//! (a frame per move, as the board keeps for its own scores), which reads no codebook row;
+//! without a frame it re-sums them in reverse, which the exact arithmetic also makes exact.
 
 use super::{DIM, Network, Row, WALL};
 use crate::gomoku::types::{CELLS, Color};
@@ -17,6 +18,22 @@ struct Cell {
 }
 
 const NO_CELL: Cell = Cell { sums: Row::ZERO, acts: Row::ZERO };
+
+/// A cell's numbers before a move changed them.
+#[derive(Clone, Copy)]
+struct Saved {
+    index: u16,
+    cell: Cell,
+    shapes: [u16; 4],
+}
+
+/// What taking a move back restores besides its cells in [`Accumulator::saved`].
+#[derive(Clone)]
+struct Frame {
+    /// Where the move's cells start in [`Accumulator::saved`].
+    first: usize,
+    pooled: [i32; DIM],
+}
 
 /// A line through a changed cell that a stone changed: cell `cell` (code `centre`, not a
 /// wall) now has the line key `key` in direction `direction`.
@@ -42,6 +59,10 @@ pub(crate) struct Accumulator {
     pooled: [i32; DIM],
     /// Whether this processor runs the AVX2 build of the update, chosen once.
     avx2: bool,
+    /// One frame per move made since the board last dropped its frames.
+    frames: Vec<Frame>,
+    /// The cells the moves in `frames` changed, as they were, in order.
+    saved: Vec<Saved>,
 }
 
 /// A cell's line in the network's key form (MODEL.md). The board's line key holds the offsets
@@ -70,6 +91,8 @@ impl Accumulator {
             shapes: vec![[0; 4]; CELLS].into_boxed_slice(),
             pooled: [0; DIM],
             avx2: avx2(),
+            frames: Vec::new(),
+            saved: Vec::new(),
         }
     }
 
@@ -98,9 +121,34 @@ impl Accumulator {
         cells_equal && self.shapes == other.shapes && self.pooled == other.pooled
     }
 
+    /// Opens the frame of a move about to be made: its update saves the cells it changes.
+    pub(crate) fn open_frame(&mut self) {
+        self.frames.push(Frame { first: self.saved.len(), pooled: self.pooled });
+    }
+
+    /// Restores the cells and total of the last move's frame and closes it; `false` when no
+    /// frame is open.
+    pub(crate) fn restore_frame(&mut self) -> bool {
+        let Some(frame) = self.frames.pop() else { return false };
+        for old in self.saved.drain(frame.first..).rev() {
+            let i = usize::from(old.index);
+            self.cells[i] = old.cell;
+            self.shapes[i] = old.shapes;
+        }
+        self.pooled = frame.pooled;
+        true
+    }
+
+    /// Forgets every frame, as the board does at a wall.
+    pub(crate) fn drop_frames(&mut self) {
+        self.frames.clear();
+        self.saved.clear();
+    }
+
     /// Cell `i`'s code became `centre` (with its line keys `keys` unchanged), and with it the
-    /// lines `relined` of the cells around it. One call a stone, so that the choice of code
-    /// for this processor is made once for the 33 cells.
+    /// lines `relined` of the cells around it; inside a move's frame, their numbers before are
+    /// saved first. One call a stone, so that the choice of code for this processor is made
+    /// once for the 33 cells.
     #[inline]
     pub(crate) fn update(&mut self, i: usize, centre: u8, keys: &[u32; 4], relined: &[Relined]) {
         #[cfg(target_arch = "x86_64")]
@@ -123,6 +171,12 @@ impl Accumulator {
     /// The update, with AVX2's kernels where `AVX2`, which only [`Accumulator::update_avx2`] sets.
     #[inline(always)]
     fn update_with<const AVX2: bool>(&mut self, i: usize, centre: u8, keys: &[u32; 4], relined: &[Relined]) {
+        if !self.frames.is_empty() {
+            self.save(i);
+            for line in relined {
+                self.save(usize::from(line.cell));
+            }
+        }
         if centre == WALL as u8 {
             self.remove(i);
         } else {
@@ -136,6 +190,11 @@ impl Accumulator {
             self.reshape(cell, usize::from(line.direction), line.centre, line.key);
             self.activate::<AVX2>(cell);
         }
+    }
+
+    #[inline(always)]
+    fn save(&mut self, i: usize) {
+        self.saved.push(Saved { index: i as u16, cell: self.cells[i], shapes: self.shapes[i] });
     }
 
     /// Cell `i`'s shape in direction `d` becomes that of line key `key` around `centre`.
