@@ -176,11 +176,8 @@ pub trait Playable: Game {
     /// 0 when the first player is to move, 1 otherwise.
     fn to_move(&self) -> usize;
 
-    /// The board's side length.
-    fn size(&self) -> usize;
-
-    /// A new game on a board of this side length, the other settings kept.
-    fn resized(&self, size: usize) -> Result<Self, String>;
+    /// A new game on a `width` x `height` board, the other settings kept.
+    fn resized(&self, width: usize, height: usize) -> Result<Self, String>;
 
     /// A position from the game's own set-up text (GTP `set_position`).
     fn set_up(&self, text: &str) -> Result<Self, String>;

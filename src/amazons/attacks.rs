@@ -1,30 +1,48 @@
-//! Sliding and stepping attacks on the 10x10 board held in the low 100 bits of a `u128`.
+//! Sliding and stepping attacks on boards up to 11x11, held in the low 121 bits of a `u128`.
 //!
-//! Square `rank * 10 + file` is bit `rank * 10 + file` (a1 = 0, j1 = 9, a10 = 90, j10 = 99);
-//! bits 100..128 are always zero. Queen lines use precomputed rays: the first blocker along a
-//! ray is its lowest set bit (rays that climb) or its highest (rays that fall), and the ray
-//! beyond it is cut off with the blocker's own ray in the same direction. Measured on 100,000
-//! random boards, this costs about a third of a shift-based Kogge-Stone occluded fill in all
-//! eight directions (22 against 70 ns per square on a loaded machine); 128-entry tables that
-//! spare the bounds checks gained nothing. For a whole set of squares at once, the frontier of
-//! the evaluation's breadth-first searches, the fill wins instead ([`queen_fill`]): switching
-//! the distance maps to it raised the search from about 100k to 135k nodes per second.
+//! Every board size uses one layout, that of the largest board: square `rank * 11 + file` is
+//! bit `rank * 11 + file` (a1 = 0, k1 = 10, a11 = 110, k11 = 120); bits 121..128 are always
+//! zero. A smaller board is the low-left corner of that grid, and the position counts every
+//! square off it as occupied ([`crate::amazons::Position`]), so these functions need not know
+//! the size: a ray stops at the board's edge as at an arrow. Queen lines use precomputed rays:
+//! the first blocker along a ray is its lowest set bit (rays that climb) or its highest (rays
+//! that fall), and the ray beyond it is cut off with the blocker's own ray in the same
+//! direction. Measured on 100,000 random boards, this costs about a third of a shift-based
+//! Kogge-Stone occluded fill in all eight directions (22 against 70 ns per square on a loaded
+//! machine); 128-entry tables that spare the bounds checks gained nothing. For a whole set of
+//! squares at once, the frontier of the evaluation's breadth-first searches, the fill wins
+//! instead ([`queen_fill`]): switching the distance maps to it raised the search from about
+//! 100k to 135k nodes per second.
 
-pub const SIZE: usize = 10;
-pub const SQUARES: usize = SIZE * SIZE;
-/// The 100 playable bits.
-pub const BOARD: u128 = (1 << SQUARES) - 1;
+/// Files (and ranks) of the largest board, and the distance between ranks in every layout.
+pub const STRIDE: usize = 11;
+pub const SQUARES: usize = STRIDE * STRIDE;
+/// The 121 bits of the grid; a board's own squares are [`board_bits`].
+pub const GRID: u128 = (1 << SQUARES) - 1;
 
 const FILE_A: u128 = {
     let mut mask = 0;
     let mut rank = 0;
-    while rank < SIZE {
-        mask |= 1 << (rank * SIZE);
+    while rank < STRIDE {
+        mask |= 1 << (rank * STRIDE);
         rank += 1;
     }
     mask
 };
-const FILE_J: u128 = FILE_A << (SIZE - 1);
+/// The grid's last file, k: a step east from it would wrap onto the next rank's file a.
+const FILE_K: u128 = FILE_A << (STRIDE - 1);
+
+/// The squares of a `width` x `height` board (each 1 to [`STRIDE`]).
+pub const fn board_bits(width: usize, height: usize) -> u128 {
+    let rank = (1u128 << width) - 1;
+    let mut bits = 0;
+    let mut r = 0;
+    while r < height {
+        bits |= rank << (r * STRIDE);
+        r += 1;
+    }
+    bits
+}
 
 /// (file step, rank step) of the eight queen directions; the first four climb (the square index
 /// grows along them), the last four fall.
@@ -38,9 +56,9 @@ static RAYS: [[u128; SQUARES]; 8] = {
         let (df, dr) = DIRECTIONS[d];
         let mut sq = 0;
         while sq < SQUARES {
-            let (mut file, mut rank) = ((sq % SIZE) as i32 + df, (sq / SIZE) as i32 + dr);
-            while file >= 0 && file < SIZE as i32 && rank >= 0 && rank < SIZE as i32 {
-                rays[d][sq] |= 1 << (rank as usize * SIZE + file as usize);
+            let (mut file, mut rank) = ((sq % STRIDE) as i32 + df, (sq / STRIDE) as i32 + dr);
+            while file >= 0 && file < STRIDE as i32 && rank >= 0 && rank < STRIDE as i32 {
+                rays[d][sq] |= 1 << (rank as usize * STRIDE + file as usize);
                 file += df;
                 rank += dr;
             }
@@ -62,9 +80,10 @@ static KING: [u128; SQUARES] = {
     king
 };
 
-/// Empty squares a queen on `sq` reaches in one move, given the occupied squares `occ`.
+/// Empty squares a queen on `sq` reaches in one move, given the occupied squares `occ` (those
+/// off the board included).
 ///
-/// A sentinel bit keeps the blocker search branch-free: no climbing ray leaves j10 and no
+/// A sentinel bit keeps the blocker search branch-free: no climbing ray leaves k11 and no
 /// falling ray leaves a1, so when a ray is unblocked its "blocker" is that corner and nothing
 /// is cut off; a real blocker, occupied, is removed by the final mask.
 #[inline]
@@ -89,8 +108,8 @@ pub fn queen_attacks(sq: usize, occ: u128) -> u128 {
 /// breadth-first search, dozens of squares, this is.
 #[inline]
 pub fn queen_fill(set: u128, empty: u128) -> u128 {
-    // Propagators: an eastward slide never enters file a, a westward one never enters file j.
-    let (east, west) = (empty & !FILE_A, empty & !FILE_J);
+    // Propagators: an eastward slide never enters file a, a westward one never enters file k.
+    let (east, west) = (empty & !FILE_A, empty & !FILE_K);
     let climb = |step: u32, through: u128| {
         let (mut reached, mut open) = (set, through);
         reached |= open & reached << step;
@@ -113,7 +132,7 @@ pub fn queen_fill(set: u128, empty: u128) -> u128 {
         reached |= open & reached >> (8 * step);
         reached >> step & through
     };
-    let north = SIZE as u32;
+    let north = STRIDE as u32;
     climb(north, empty)
         | fall(north, empty)
         | climb(1, east)
@@ -130,8 +149,8 @@ pub fn queen_fill(set: u128, empty: u128) -> u128 {
 /// way instead of one ray lookup per landing square.
 #[inline]
 pub fn count_queen_moves(set: u128, empty: u128) -> u32 {
-    let (east, west) = (empty & !FILE_A, empty & !FILE_J);
-    let north = SIZE as u32;
+    let (east, west) = (empty & !FILE_A, empty & !FILE_K);
+    let north = STRIDE as u32;
     let mut count = 0;
     for (step, through) in [(north, empty), (1, east), (north + 1, east), (north - 1, west)] {
         let mut front = set;
@@ -162,16 +181,16 @@ pub fn king_attacks(sq: usize) -> u128 {
     KING[sq]
 }
 
-/// Squares a king step away from any square of `set`, by shifts: one step per direction for the
-/// whole set at once.
+/// Squares of the grid a king step away from any square of `set`, by shifts: one step per
+/// direction for the whole set at once.
 #[inline]
 pub const fn neighbours(set: u128) -> u128 {
     let not_a = set & !FILE_A;
-    let not_j = set & !FILE_J;
-    let vertical = set << SIZE | set >> SIZE;
-    let east = not_j << 1 | not_j << (SIZE + 1) | not_j >> (SIZE - 1);
-    let west = not_a >> 1 | not_a << (SIZE - 1) | not_a >> (SIZE + 1);
-    (vertical | east | west) & BOARD
+    let not_k = set & !FILE_K;
+    let vertical = set << STRIDE | set >> STRIDE;
+    let east = not_k << 1 | not_k << (STRIDE + 1) | not_k >> (STRIDE - 1);
+    let west = not_a >> 1 | not_a << (STRIDE - 1) | not_a >> (STRIDE + 1);
+    (vertical | east | west) & GRID
 }
 
 /// Whether `a` and `b` share a rank, file or diagonal (and differ), with the squares strictly
@@ -203,13 +222,13 @@ mod tests {
     use super::*;
     use crate::zobrist::KeyStream;
 
-    /// Reference: walk each direction square by square.
-    fn slow_queen_attacks(sq: usize, occ: u128) -> u128 {
+    /// Reference: walk each direction square by square, inside a `width` x `height` board.
+    fn slow_queen_attacks(sq: usize, occ: u128, width: usize, height: usize) -> u128 {
         let mut attacks = 0;
         for (df, dr) in DIRECTIONS {
-            let (mut file, mut rank) = ((sq % SIZE) as i32 + df, (sq / SIZE) as i32 + dr);
-            while (0..SIZE as i32).contains(&file) && (0..SIZE as i32).contains(&rank) {
-                let bit = 1u128 << (rank as usize * SIZE + file as usize);
+            let (mut file, mut rank) = ((sq % STRIDE) as i32 + df, (sq / STRIDE) as i32 + dr);
+            while (0..width as i32).contains(&file) && (0..height as i32).contains(&rank) {
+                let bit = 1u128 << (rank as usize * STRIDE + file as usize);
                 if occ & bit != 0 {
                     break;
                 }
@@ -221,17 +240,30 @@ mod tests {
         attacks
     }
 
+    /// On the whole grid and on smaller boards, whose squares off the board count as occupied.
     #[test]
     fn ray_attacks_match_a_square_by_square_walk() {
         let mut next = random_squares(0x1234_5678_9abc_def1);
-        for _ in 0..2_000 {
-            let occ = (0..40).fold(0, |occ, _| occ | next());
-            for sq in 0..SQUARES {
-                assert_eq!(queen_attacks(sq, occ), slow_queen_attacks(sq, occ & !(1 << sq)), "{sq} {occ:x}");
+        for (width, height) in [(11, 11), (10, 10), (5, 5), (6, 5), (5, 6), (8, 8)] {
+            let outside = GRID & !board_bits(width, height);
+            for _ in 0..500 {
+                let occ = (0..40).fold(0, |occ, _| occ | next()) | outside;
+                for sq in Bits(board_bits(width, height)) {
+                    let expected = slow_queen_attacks(sq, occ & !(1 << sq), width, height);
+                    assert_eq!(queen_attacks(sq, occ), expected, "{sq} {occ:x}");
+                }
             }
         }
-        assert_eq!(queen_attacks(0, 0).count_ones(), 27);
-        assert_eq!(queen_attacks(44, 0).count_ones(), 35);
+        assert_eq!(queen_attacks(0, 0).count_ones(), 30);
+        assert_eq!(queen_attacks(60, 0).count_ones(), 40);
+        assert_eq!(queen_attacks(0, GRID & !board_bits(10, 10)).count_ones(), 27);
+    }
+
+    #[test]
+    fn board_bits_are_the_low_left_corner_of_the_grid() {
+        assert_eq!(board_bits(STRIDE, STRIDE), GRID);
+        assert_eq!(board_bits(10, 10).count_ones(), 100);
+        assert_eq!(board_bits(6, 5), 0x3f | 0x3f << 11 | 0x3f << 22 | 0x3f << 33 | 0x3f << 44);
     }
 
     /// Random single-square sets from the key stream, reproducible from `seed`.
@@ -247,9 +279,9 @@ mod tests {
             let occ = (0..35).fold(0, |occ, _| occ | next());
             let set = (0..8).fold(0, |set, _| set | next()) & !occ;
             let union = Bits(set).fold(0, |all, sq| all | queen_attacks(sq, occ));
-            assert_eq!(queen_fill(set, !occ & BOARD), union, "{set:x} {occ:x}");
+            assert_eq!(queen_fill(set, !occ & GRID), union, "{set:x} {occ:x}");
         }
-        assert_eq!(queen_fill(1 << 44, BOARD & !(1 << 44)).count_ones(), 35);
+        assert_eq!(queen_fill(1 << 60, GRID & !(1 << 60)).count_ones(), 40);
     }
 
     #[test]
@@ -259,25 +291,25 @@ mod tests {
             let occ = (0..35).fold(0, |occ, _| occ | next());
             let set = (0..20).fold(0, |set, _| set | next()) & !occ;
             let total: u32 = Bits(set).map(|sq| queen_attacks(sq, occ).count_ones()).sum();
-            assert_eq!(count_queen_moves(set, !occ & BOARD), total, "{set:x} {occ:x}");
+            assert_eq!(count_queen_moves(set, !occ & GRID), total, "{set:x} {occ:x}");
         }
     }
 
     #[test]
     fn neighbours_do_not_wrap() {
-        assert_eq!(king_attacks(0), 1 << 1 | 1 << 10 | 1 << 11);
-        assert_eq!(king_attacks(9), 1 << 8 | 1 << 18 | 1 << 19);
-        assert_eq!(king_attacks(99), 1 << 98 | 1 << 89 | 1 << 88);
-        assert_eq!(king_attacks(55).count_ones(), 8);
-        assert_eq!(neighbours(1 << 0 | 1 << 99), king_attacks(0) | king_attacks(99));
+        assert_eq!(king_attacks(0), 1 << 1 | 1 << 11 | 1 << 12);
+        assert_eq!(king_attacks(10), 1 << 9 | 1 << 20 | 1 << 21);
+        assert_eq!(king_attacks(120), 1 << 119 | 1 << 109 | 1 << 108);
+        assert_eq!(king_attacks(60).count_ones(), 8);
+        assert_eq!(neighbours(1 << 0 | 1 << 120), king_attacks(0) | king_attacks(120));
     }
 
     #[test]
     fn lines_between_squares() {
-        assert_eq!(line_between(3, 63), Some(1 << 13 | 1 << 23 | 1 << 33 | 1 << 43 | 1 << 53));
-        assert_eq!(line_between(0, 11), Some(0));
-        assert_eq!(line_between(0, 12), None);
+        assert_eq!(line_between(3, 69), Some(1 << 14 | 1 << 25 | 1 << 36 | 1 << 47 | 1 << 58));
+        assert_eq!(line_between(0, 12), Some(0));
+        assert_eq!(line_between(0, 13), None);
         assert_eq!(line_between(5, 5), None);
-        assert_eq!(line_between(9, 0), Some(0x1fe));
+        assert_eq!(line_between(10, 0), Some(0x3fe));
     }
 }

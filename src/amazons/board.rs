@@ -1,15 +1,21 @@
 //! The Amazons position: queens and arrows as `u128` bitboards, the side to move, the moves
 //! played and an incremental Zobrist key.
 //!
-//! Invariants: the three sets (white queens, black queens, arrows) are disjoint and inside
-//! [`BOARD`]; `occupied` is their union; `hash` is the Zobrist key of exactly this content and
-//! side to move. A move touches three squares, so make and unmake are a handful of XORs.
+//! Every board from 5x5 to 11x11, rectangles included, lies in the low-left corner of one
+//! 11x11 grid (`attacks.rs`), and the squares of the grid off the board count as occupied: the
+//! move generator and the evaluation see the board's edge as a wall of arrows and need not know
+//! its size.
+//!
+//! Invariants: the three sets (white queens, black queens, arrows) are disjoint and inside the
+//! board; `occupied` is their union with the squares off the board; `hash` is the Zobrist key
+//! of exactly this content and side to move. A move touches three squares, so make and unmake
+//! are a handful of XORs.
 
 use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
-use super::attacks::{BOARD, Bits, SIZE, SQUARES, king_attacks, neighbours};
+use super::attacks::{Bits, GRID, SQUARES, STRIDE, board_bits, king_attacks, neighbours};
 use super::weights::{WEIGHTS, Weights};
 use crate::zobrist::KeyStream;
 
@@ -17,17 +23,22 @@ use crate::zobrist::KeyStream;
 /// game), at most the four of the standard start.
 pub const MAX_QUEENS: usize = 4;
 
-/// A square, `rank * 10 + file` with a1 = 0 and j10 = 99.
+/// Boards are from `MIN_SIZE` to `MAX_SIZE` squares a side.
+pub const MIN_SIZE: usize = 5;
+pub const MAX_SIZE: usize = STRIDE;
+
+/// A square of the 11x11 grid, `rank * 11 + file` with a1 = 0 and k11 = 120, whatever the
+/// board's size.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
 impl Square {
-    /// `file` and `rank` count from 0 (a1 is `(0, 0)`); `None` off the board.
+    /// `file` and `rank` count from 0 (a1 is `(0, 0)`); `None` off the largest board.
     pub fn new(file: usize, rank: usize) -> Option<Square> {
-        (file < SIZE && rank < SIZE).then(|| Square((rank * SIZE + file) as u8))
+        (file < STRIDE && rank < STRIDE).then(|| Square((rank * STRIDE + file) as u8))
     }
 
-    /// `None` past 99.
+    /// `None` past 120.
     pub fn from_index(index: usize) -> Option<Square> {
         (index < SQUARES).then_some(Square(index as u8))
     }
@@ -37,11 +48,11 @@ impl Square {
     }
 
     pub fn file(self) -> usize {
-        self.index() % SIZE
+        self.index() % STRIDE
     }
 
     pub fn rank(self) -> usize {
-        self.index() / SIZE
+        self.index() / STRIDE
     }
 
     pub(crate) fn bit(self) -> u128 {
@@ -138,6 +149,10 @@ impl Move {
 /// Why a set-up position was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SetupError {
+    /// Width and height must each be from [`MIN_SIZE`] to [`MAX_SIZE`].
+    Size { width: usize, height: usize },
+    /// A square lies off a board of this size.
+    OffBoard { square: Square, width: usize, height: usize },
     /// A side has no queen or more than [`MAX_QUEENS`].
     QueenCount { color: Color, count: usize },
     /// The same square is given twice (two queens, or a queen and an arrow...).
@@ -147,6 +162,10 @@ pub enum SetupError {
 impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            SetupError::Size { width, height } => {
+                write!(f, "a {width}x{height} board is not from {MIN_SIZE}x{MIN_SIZE} to {MAX_SIZE}x{MAX_SIZE}")
+            }
+            SetupError::OffBoard { square, width, height } => write!(f, "{square} is off the {width}x{height} board"),
             SetupError::QueenCount { color, count } => {
                 write!(f, "{color} has {count} queens (1 to {MAX_QUEENS} allowed)")
             }
@@ -162,23 +181,45 @@ struct Zobrist {
     black_to_move: u64,
 }
 
+/// The keys of the squares of the 10x10 board are drawn first, in the order of that board's
+/// own layout (rank * 10 + file) from before other sizes existed, so that its keys, and with
+/// them every 10x10 search, stay as they were.
 fn zobrist() -> &'static Zobrist {
     static KEYS: OnceLock<Zobrist> = OnceLock::new();
     KEYS.get_or_init(|| {
         let mut keys = KeyStream::new(0x2545_F491_4F6C_DD1D);
-        let mut next = || keys.next_key();
-        let queens = [std::array::from_fn(|_| next()), std::array::from_fn(|_| next())];
-        Zobrist { queens, arrows: std::array::from_fn(|_| next()), black_to_move: next() }
+        let ten_by_ten = |index: usize| Square::new(index % 10, index / 10).expect("on the grid").index();
+        let table = |keys: &mut KeyStream| {
+            let mut table = [0; SQUARES];
+            for index in 0..100 {
+                table[ten_by_ten(index)] = keys.next_key();
+            }
+            table
+        };
+        let (mut white, mut black, mut arrows) = (table(&mut keys), table(&mut keys), table(&mut keys));
+        let black_to_move = keys.next_key();
+        for square in Bits(GRID & !board_bits(10, 10)) {
+            for table in [&mut white, &mut black, &mut arrows] {
+                table[square] = keys.next_key();
+            }
+        }
+        Zobrist { queens: [white, black], arrows, black_to_move }
     })
 }
 
 #[derive(Clone)]
 pub struct Position {
+    width: u8,
+    height: u8,
     /// Queens by [`Color::index`].
     queens: [u128; 2],
     arrows: u128,
+    /// Queens, arrows and every square of the grid off the board.
     occupied: u128,
     side: Color,
+    /// Who moved first at this size's start: White, but Black on Botzone's 8x8 board. Front
+    /// ends name the players in this order.
+    first: Color,
     hash: u64,
     history: Vec<Move>,
     /// What [`Position::evaluate`] weighs the terms with: a setting of the session, so that
@@ -195,31 +236,68 @@ impl Default for Position {
 impl Position {
     /// The standard start: White a4 d1 g1 j4, Black a7 d10 g10 j7, White to move.
     pub fn new() -> Position {
-        let squares = |names: [&str; 4]| names.map(|name| name.parse::<Square>().expect("start squares are valid"));
-        let white = squares(["a4", "d1", "g1", "j4"]);
-        let black = squares(["a7", "d10", "g10", "j7"]);
-        Position::from_setup(&white, &black, &[], Color::White).expect("the start position is valid")
+        Position::start(10, 10).expect("10x10 is a board size")
     }
 
-    /// Any position: 1 to [`MAX_QUEENS`] queens a side, any arrows, all squares distinct. The
-    /// history starts empty, so [`Position::undo`] cannot go past the set-up.
+    /// The start of a `width` x `height` board. White's queens stand on the first rank a third
+    /// of the way in from each side and on the outer files a third of the way up, Black's
+    /// mirror them from the top, and White moves first: the standard 10x10 start (a4 d1 g1
+    /// j4) and Müller's small boards (6x5: a2 b1 e1 f2 against a4 b5 e5 f4; 5x5 and 5x6
+    /// alike). On 8x8 they stand where Botzone puts them (a3 c1 f1 h3 and a6 c8 f8 h6, its
+    /// (x, y) read as file x, rank 8 - y) and, as there, Black moves first.
+    pub fn start(width: usize, height: usize) -> Result<Position, SetupError> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&width) || !(MIN_SIZE..=MAX_SIZE).contains(&height) {
+            return Err(SetupError::Size { width, height });
+        }
+        let (file, rank) = ((width - 1) / 3, (height - 1) / 3);
+        let at = |file: usize, rank: usize| Square::new(file, rank).expect("inside the board");
+        let white = [at(0, rank), at(file, 0), at(width - 1 - file, 0), at(width - 1, rank)];
+        let top = height - 1;
+        let black = [at(0, top - rank), at(file, top), at(width - 1 - file, top), at(width - 1, top - rank)];
+        let first = if (width, height) == (8, 8) { Color::Black } else { Color::White };
+        let pos = Position::from_setup_sized(width, height, &white, &black, &[], first)?;
+        Ok(pos.with_first_player(first))
+    }
+
+    /// A position on the 10x10 board; see [`Position::from_setup_sized`].
     pub fn from_setup(
         white: &[Square],
         black: &[Square],
         arrows: &[Square],
         side_to_move: Color,
     ) -> Result<Position, SetupError> {
+        Position::from_setup_sized(10, 10, white, black, arrows, side_to_move)
+    }
+
+    /// Any position on a `width` x `height` board: 1 to [`MAX_QUEENS`] queens a side, any
+    /// arrows, all squares distinct and on the board; White is the first player. The history
+    /// starts empty, so [`Position::undo`] cannot go past the set-up.
+    pub fn from_setup_sized(
+        width: usize,
+        height: usize,
+        white: &[Square],
+        black: &[Square],
+        arrows: &[Square],
+        side_to_move: Color,
+    ) -> Result<Position, SetupError> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&width) || !(MIN_SIZE..=MAX_SIZE).contains(&height) {
+            return Err(SetupError::Size { width, height });
+        }
         for (color, queens) in [(Color::White, white), (Color::Black, black)] {
             if queens.is_empty() || queens.len() > MAX_QUEENS {
                 return Err(SetupError::QueenCount { color, count: queens.len() });
             }
         }
+        let board = board_bits(width, height);
         let keys = zobrist();
         let mut pos = Position {
+            width: width as u8,
+            height: height as u8,
             queens: [0; 2],
             arrows: 0,
-            occupied: 0,
+            occupied: GRID & !board,
             side: side_to_move,
+            first: Color::White,
             hash: if side_to_move == Color::Black { keys.black_to_move } else { 0 },
             history: Vec::new(),
             weights: &WEIGHTS,
@@ -227,6 +305,9 @@ impl Position {
         let pieces =
             white.iter().map(|&s| (s, Some(Color::White))).chain(black.iter().map(|&s| (s, Some(Color::Black))));
         for (square, owner) in pieces.chain(arrows.iter().map(|&s| (s, None))) {
+            if board & square.bit() == 0 {
+                return Err(SetupError::OffBoard { square, width, height });
+            }
             if pos.occupied & square.bit() != 0 {
                 return Err(SetupError::Overlap(square));
             }
@@ -243,6 +324,30 @@ impl Position {
             }
         }
         Ok(pos)
+    }
+
+    /// This position with `first` named as the player who moved first.
+    pub fn with_first_player(mut self, first: Color) -> Position {
+        self.first = first;
+        self
+    }
+
+    /// The player who moved first at the start of this board.
+    pub fn first_player(&self) -> Color {
+        self.first
+    }
+
+    pub fn width(&self) -> usize {
+        usize::from(self.width)
+    }
+
+    pub fn height(&self) -> usize {
+        usize::from(self.height)
+    }
+
+    /// Whether `square` is on this board.
+    pub fn contains(&self, square: Square) -> bool {
+        square.file() < self.width() && square.rank() < self.height()
     }
 
     /// This position evaluated with `weights` instead of [`WEIGHTS`].
@@ -375,7 +480,7 @@ impl Position {
     }
 
     pub(crate) fn empty_bits(&self) -> u128 {
-        !self.occupied & BOARD
+        !self.occupied & GRID
     }
 
     /// Empty squares next to `square`.
@@ -383,15 +488,16 @@ impl Position {
         (king_attacks(square) & !self.occupied).count_ones()
     }
 
-    /// Text board, rank 10 on top (whose turn it is, the front ends say): `W`/`B` queens, `x` arrows, `.` empty. `highlight` marks a
-    /// move's squares: `(.)` where the queen came from, `[W]` where it went, `{x}` the arrow.
+    /// Text board, the top rank on top (whose turn it is, the front ends say): `W`/`B` queens,
+    /// `x` arrows, `.` empty. `highlight` marks a move's squares: `(.)` where the queen came
+    /// from, `[W]` where it went, `{x}` the arrow.
     pub fn diagram(&self, highlight: Option<Move>) -> String {
-        let files: Vec<String> = (0..SIZE).map(|f| char::from(b'a' + f as u8).to_string()).collect();
+        let files: Vec<String> = (0..self.width()).map(|f| char::from(b'a' + f as u8).to_string()).collect();
         let files = format!("    {}\n", files.join("  "));
         let mut out = files.clone();
-        for rank in (0..SIZE).rev() {
+        for rank in (0..self.height()).rev() {
             out.push_str(&format!("{:>2} ", rank + 1));
-            for file in 0..SIZE {
+            for file in 0..self.width() {
                 let square = Square::new(file, rank).expect("on the board");
                 let piece = match self.queen_at(square) {
                     Some(Color::White) => 'W',
@@ -435,10 +541,11 @@ pub(crate) mod tests {
     fn squares_name_files_and_ranks() {
         assert_eq!(sq("a1").index(), 0);
         assert_eq!(sq("j1").index(), 9);
-        assert_eq!(sq("a10").index(), 90);
+        assert_eq!(sq("a10").index(), 99);
+        assert_eq!(sq("k11").index(), 120);
         assert_eq!(sq("j10").to_string(), "j10");
         assert_eq!((sq("d7").file(), sq("d7").rank()), (3, 6));
-        assert!(Square::new(10, 0).is_none() && Square::from_index(100).is_none());
+        assert!(Square::new(11, 0).is_none() && Square::from_index(121).is_none());
     }
 
     #[test]
@@ -467,6 +574,44 @@ pub(crate) mod tests {
         assert_eq!(pos.arrows().count(), 0);
         assert_eq!(pos.hash(), pos.recomputed_hash());
         assert!(!pos.is_over() && pos.winner().is_none());
+    }
+
+    fn names(squares: impl Iterator<Item = Square>) -> Vec<String> {
+        squares.map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn every_size_has_a_start() {
+        let six_by_five = Position::start(6, 5).unwrap();
+        assert_eq!(names(six_by_five.queens(Color::White)), ["b1", "e1", "a2", "f2"]);
+        assert_eq!(names(six_by_five.queens(Color::Black)), ["a4", "f4", "b5", "e5"]);
+        assert_eq!((six_by_five.side_to_move(), six_by_five.first_player()), (Color::White, Color::White));
+        assert_eq!(names(Position::start(5, 5).unwrap().queens(Color::Black)), ["a4", "e4", "b5", "d5"]);
+        assert_eq!(names(Position::start(5, 6).unwrap().queens(Color::White)), ["b1", "d1", "a2", "e2"]);
+        let botzone = Position::start(8, 8).unwrap();
+        assert_eq!(names(botzone.queens(Color::White)), ["c1", "f1", "a3", "h3"]);
+        assert_eq!(names(botzone.queens(Color::Black)), ["a6", "h6", "c8", "f8"]);
+        assert_eq!((botzone.side_to_move(), botzone.first_player()), (Color::Black, Color::Black));
+        let largest = Position::start(11, 11).unwrap();
+        assert_eq!(names(largest.queens(Color::White)), ["d1", "h1", "a4", "k4"]);
+        assert_eq!(largest.hash(), largest.recomputed_hash());
+        for (width, height) in [(4, 5), (5, 12), (0, 0)] {
+            assert_eq!(Position::start(width, height).err(), Some(SetupError::Size { width, height }));
+        }
+        assert_eq!(SetupError::Size { width: 4, height: 5 }.to_string(), "a 4x5 board is not from 5x5 to 11x11");
+    }
+
+    #[test]
+    fn squares_off_a_small_board_are_refused_and_occupied() {
+        let error = Position::from_setup_sized(6, 5, &[sq("a1")], &[sq("a6")], &[], Color::White).unwrap_err();
+        assert_eq!(error.to_string(), "a6 is off the 6x5 board");
+        let pos = Position::from_setup_sized(6, 5, &[sq("a1")], &[sq("f5")], &[], Color::White).unwrap();
+        assert!(pos.contains(sq("f5")) && !pos.contains(sq("g1")) && !pos.contains(sq("a6")));
+        assert!(!pos.is_empty(sq("g1")) && !pos.is_empty(sq("k11")) && pos.is_empty(sq("f1")));
+        assert_eq!(pos.empty_bits().count_ones(), 28);
+        let diagram = pos.diagram(None);
+        assert_eq!(diagram.lines().next(), Some("    a  b  c  d  e  f"));
+        assert_eq!(diagram.lines().count(), 7);
     }
 
     #[test]
@@ -503,17 +648,19 @@ pub(crate) mod tests {
     }
 
     fn same_state(a: &Position, b: &Position) -> bool {
-        (a.queens, a.arrows, a.occupied, a.side, a.hash, &a.history)
-            == (b.queens, b.arrows, b.occupied, b.side, b.hash, &b.history)
+        (a.width, a.height, a.queens, a.arrows, a.occupied, a.side, a.first, a.hash, &a.history)
+            == (b.width, b.height, b.queens, b.arrows, b.occupied, b.side, b.first, b.hash, &b.history)
     }
 
-    /// Random games to the end: the incremental key always matches the board, every move
-    /// played is undone exactly, and the game ends with the loser unable to move.
+    /// Random games to the end, on every size from 5x5 to 11x11 and on 10x10 most: the
+    /// incremental key always matches the board, every move played is undone exactly, and the
+    /// game ends with the loser unable to move.
     #[test]
     fn random_playouts_make_and_unmake_exactly() {
         let mut keys = KeyStream::new(0x9E37_79B9_7F4A_7C15);
-        for _ in 0..20 {
-            let start = Position::new();
+        let sizes = (MIN_SIZE..=MAX_SIZE).flat_map(|w| (MIN_SIZE..=MAX_SIZE).map(move |h| (w, h)));
+        for (width, height) in sizes.chain([(10, 10); 20]) {
+            let start = Position::start(width, height).unwrap();
             let mut pos = start.clone();
             let mut states = vec![pos.clone()];
             loop {
@@ -532,7 +679,8 @@ pub(crate) mod tests {
                 states.push(pos.clone());
             }
             assert!(pos.is_over() && pos.winner() == Some(pos.side_to_move().opponent()));
-            assert!(pos.arrows().count() >= 20);
+            assert!(pos.arrows().count() >= width * height / 5);
+            assert_eq!(pos.arrows().filter(|&a| !pos.contains(a)).count(), 0);
             states.pop();
             while let Some(expected) = states.pop() {
                 pos.undo().unwrap();

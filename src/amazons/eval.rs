@@ -19,7 +19,7 @@
 //! Once no empty square is reachable by both sides the game is a filling race and the
 //! evaluation counts it instead (see [`race_score`]).
 
-use super::attacks::{BOARD, Bits, SQUARES, neighbours, queen_attacks, queen_fill};
+use super::attacks::{Bits, GRID, SQUARES, neighbours, queen_attacks, queen_fill};
 use super::board::Position;
 pub use super::weights::{NAMED_WEIGHTS, PATENT_WEIGHTS, TermWeights, WEIGHTS, Weights};
 use crate::score::{MAX_EVAL, Score};
@@ -62,7 +62,7 @@ impl DistanceMap {
     /// By queen moves through empty squares, breadth-first from all of `queens` at once.
     pub fn queen(queens: u128, occupied: u128) -> DistanceMap {
         let mut map = DistanceMap { dist: [UNREACHED; SQUARES], reached: 0 };
-        let empty = !occupied & BOARD;
+        let empty = !occupied & GRID;
         let mut frontier = queens;
         let mut d = 0;
         while frontier != 0 {
@@ -158,6 +158,13 @@ impl Position {
         Some(terms)
     }
 
+    /// How far the game has gone, as the arrows shot on the 10x10 board the weights were tuned
+    /// on: the arrows, scaled by that board's 92 squares free at the start against this one's.
+    fn stage(&self) -> u32 {
+        let free_at_start = (self.width() * self.height() - 2 * super::board::MAX_QUEENS) as u32;
+        self.arrow_count() * 92 / free_at_start
+    }
+
     /// Static evaluation from the side to move's point of view, with this position's weights.
     pub fn evaluate(&self) -> Score {
         self.evaluate_with(self.weights())
@@ -172,7 +179,7 @@ impl Position {
             let theirs = DistanceMap::queen(self.queen_bits(me.opponent()), occupied).reached.count_ones();
             return race_score(mine, theirs);
         };
-        let score = (terms.weighted(weights.at(self.arrow_count())) * SCALE).round() as Score;
+        let score = (terms.weighted(weights.at(self.stage())) * SCALE).round() as Score;
         score.clamp(-RACE_BASE / 2, RACE_BASE / 2)
     }
 }
@@ -229,7 +236,7 @@ mod tests {
     #[test]
     fn separated_regions_are_a_counted_race() {
         // Arrows fill ranks 5 and 6: 39 empty squares for White below, 39 for Black above.
-        let wall: Vec<Square> = (0..20).map(|i| Square::from_index(40 + i).unwrap()).collect();
+        let wall: Vec<Square> = (0..20).map(|i| Square::new(i % 10, 4 + i / 10).unwrap()).collect();
         let even = Position::from_setup(&[sq("a1")], &[sq("j10")], &wall, Color::White).unwrap();
         assert!(even.terms(&WEIGHTS).is_none());
         // Equal counts: the side to move runs out first.

@@ -1,4 +1,4 @@
-//! The Game of the Amazons on the standard 10x10 board: `u128` bitboards, move generation and
+//! The Game of the Amazons on boards from 5x5 to 11x11: `u128` bitboards, move generation and
 //! perft, notation, the territory evaluation, and the [`Game`] implementation that lets the
 //! generic search play it.
 //!
@@ -13,6 +13,7 @@ mod movegen;
 mod notation;
 mod order;
 mod playable;
+pub mod solve;
 mod weights;
 
 pub use board::{Color, MAX_QUEENS, Move, Position, SetupError, Square};

@@ -5,7 +5,7 @@
 //! no list: at the last ply the arrows of all a queen's landing squares are counted together
 //! ([`count_queen_moves`]).
 
-use super::attacks::{BOARD, Bits, count_queen_moves, line_between, queen_attacks};
+use super::attacks::{Bits, GRID, count_queen_moves, line_between, queen_attacks};
 use super::board::{Move, Position, Square};
 use super::notation::MoveError;
 
@@ -35,7 +35,7 @@ impl Position {
     pub fn count_moves(&self) -> u64 {
         let occ = self.occupied_bits();
         Bits(self.queen_bits(self.side_to_move()))
-            .map(|from| u64::from(count_queen_moves(queen_attacks(from, occ), !(occ ^ 1 << from) & BOARD)))
+            .map(|from| u64::from(count_queen_moves(queen_attacks(from, occ), !(occ ^ 1 << from) & GRID)))
             .sum()
     }
 
@@ -68,6 +68,10 @@ impl Position {
         let me = self.side_to_move();
         if self.is_over() {
             return Err(MoveError::GameOver { loser: me });
+        }
+        if let Some(square) = [mv.from, mv.to, mv.arrow].into_iter().find(|&s| !self.contains(s)) {
+            let corner = Square::new(self.width() - 1, self.height() - 1).expect("on the grid");
+            return Err(MoveError::OffBoard { square: square.to_string(), corner: corner.to_string() });
         }
         if self.queen_bits(me) & mv.from.bit() == 0 {
             return Err(MoveError::NoQueen { square: mv.from, color: me });
@@ -114,6 +118,82 @@ mod tests {
         assert_eq!(pos.perft(1), 2176);
         assert_eq!(pos.legal_moves().len(), 2176);
         assert_eq!(pos.perft(2), 4_307_152);
+    }
+
+    /// A second move generator, as plain as can be: square-by-square walks over the board's
+    /// own files and ranks, asking the position square by square what stands there.
+    fn simple_moves(pos: &Position) -> Vec<Move> {
+        let walk = |from: Square, vacated: Option<Square>| {
+            let mut reached = Vec::new();
+            for (df, dr) in [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)] {
+                let (mut file, mut rank) = (from.file() as i32 + df, from.rank() as i32 + dr);
+                while (0..pos.width() as i32).contains(&file) && (0..pos.height() as i32).contains(&rank) {
+                    let square = Square::new(file as usize, rank as usize).unwrap();
+                    if !pos.is_empty(square) && Some(square) != vacated {
+                        break;
+                    }
+                    reached.push(square);
+                    file += df;
+                    rank += dr;
+                }
+            }
+            reached
+        };
+        let mut moves = Vec::new();
+        for from in pos.queens(pos.side_to_move()) {
+            for to in walk(from, None) {
+                moves.extend(walk(to, Some(from)).into_iter().map(|arrow| Move::new(from, to, arrow)));
+            }
+        }
+        moves.sort_by_key(|m| m.encode());
+        moves
+    }
+
+    fn simple_perft(pos: &Position, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        simple_moves(pos)
+            .into_iter()
+            .map(|mv| {
+                let mut next = pos.clone();
+                next.play(mv).unwrap();
+                simple_perft(&next, depth - 1)
+            })
+            .sum()
+    }
+
+    /// Every size from 5x5 to 11x11: perft 1 (and 2 up to 7x7, and on 8x8) of the start by
+    /// both generators, then the move lists of positions along random games.
+    #[test]
+    fn every_size_generates_what_a_plain_generator_does() {
+        let mut keys = crate::zobrist::KeyStream::new(0x0a11_5123_5eed_0001);
+        for width in 5..=11 {
+            for height in 5..=11 {
+                let mut pos = Position::start(width, height).unwrap();
+                let depth = if width.max(height) <= 7 || (width, height) == (8, 8) { 2 } else { 1 };
+                assert_eq!(pos.perft(depth), simple_perft(&pos, depth), "{width}x{height}");
+                while !pos.is_over() {
+                    let mut moves = pos.legal_moves();
+                    moves.sort_by_key(|m| m.encode());
+                    assert_eq!(moves, simple_moves(&pos), "{width}x{height}\n{pos:?}");
+                    assert_eq!(pos.count_moves(), moves.len() as u64);
+                    pos.play(moves[(keys.next_key() % moves.len() as u64) as usize]).unwrap();
+                }
+                assert!(simple_moves(&pos).is_empty());
+            }
+        }
+    }
+
+    /// The small boards' figures, which both generators agree on (the test above).
+    #[test]
+    fn perft_of_the_small_boards() {
+        let perft = |width, height, depth| Position::start(width, height).unwrap().perft(depth);
+        assert_eq!([perft(5, 5, 1), perft(5, 5, 2), perft(5, 5, 3)], [260, 50_422, 7_940_210]);
+        assert_eq!([perft(6, 5, 1), perft(6, 5, 2), perft(6, 5, 3)], [410, 128_094, 33_207_636]);
+        assert_eq!([perft(5, 6, 1), perft(5, 6, 2), perft(5, 6, 3)], [410, 129_436, 33_443_332]);
+        assert_eq!([perft(8, 8, 1), perft(8, 8, 2)], [1_232, 1_331_198]);
+        assert_eq!([perft(11, 11, 1), perft(11, 11, 2)], [2_780, 7_070_254]);
     }
 
     #[test]

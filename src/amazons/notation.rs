@@ -2,8 +2,9 @@
 //! the common variants, and the reasons a move is refused.
 //!
 //! Accepted, case-insensitively, surrounding blanks ignored:
-//! - `d1-d7/g7`, `d1d7/g7`, `d1-d7g7`, `d1d7g7`: three algebraic squares, file `a`..`j` then
-//!   rank `1`..`10`, with an optional `-` after the first and `/` after the second;
+//! - `d1-d7/g7`, `d1d7/g7`, `d1-d7g7`, `d1d7g7`: three algebraic squares, file `a`..`k` then
+//!   rank `1`..`11` (the largest board; a position refuses squares off its own), with an
+//!   optional `-` after the first and `/` after the second;
 //! - `dgdggg`-style six letters, file then rank for each square, the rank lettered too. This is
 //!   meant to be the form of the Chinese computer-games championship platform; no authoritative
 //!   description of that platform was found, so the reading is an assumption: rank letter `a`
@@ -13,7 +14,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::attacks::SIZE;
 use super::board::{Color, Move, Position, Square};
 
 /// Why a move was not accepted.
@@ -21,8 +21,12 @@ use super::board::{Color, Move, Position, Square};
 pub enum MoveError {
     /// The text is not a move in any accepted form.
     Syntax(String),
-    /// A square (as written) lies outside a1..j10.
-    OffBoard(String),
+    /// A square (as written) lies outside a1..`corner`: k11 for any board, its own top right
+    /// corner for a position's.
+    OffBoard {
+        square: String,
+        corner: String,
+    },
     /// The side to move has no legal move.
     GameOver {
         loser: Color,
@@ -57,7 +61,7 @@ impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MoveError::Syntax(text) => write!(f, "cannot read {text:?} as a move (write it like d1-d7/g7)"),
-            MoveError::OffBoard(square) => write!(f, "{square} is off the board (a1 to j10)"),
+            MoveError::OffBoard { square, corner } => write!(f, "{square} is off the board (a1 to {corner})"),
             MoveError::GameOver { loser } => write!(f, "the game is over: {loser} has no legal move"),
             MoveError::NoQueen { square, color } => write!(f, "there is no {color} queen on {square}"),
             MoveError::NotQueenLine { from, to } if from == to => write!(f, "the queen on {from} must move"),
@@ -129,8 +133,12 @@ impl FromStr for Move {
 /// A square of the six-letter form: file letter, then rank letter (`a` = rank 1).
 fn lettered_square(pair: &[u8]) -> Result<Square, MoveError> {
     let (file, rank) = (pair[0].to_ascii_lowercase() - b'a', pair[1].to_ascii_lowercase() - b'a');
-    Square::new(usize::from(file), usize::from(rank))
-        .ok_or_else(|| MoveError::OffBoard(String::from_utf8_lossy(pair).to_ascii_lowercase()))
+    Square::new(usize::from(file), usize::from(rank)).ok_or_else(|| off_grid(pair))
+}
+
+/// A square written past k11, the corner of the largest board.
+fn off_grid(written: &[u8]) -> MoveError {
+    MoveError::OffBoard { square: String::from_utf8_lossy(written).to_ascii_lowercase(), corner: "k11".into() }
 }
 
 /// Algebraic squares off the front of a text.
@@ -155,10 +163,7 @@ impl Scanner<'_> {
         self.rest = &rest[digits..];
         let rank: usize = std::str::from_utf8(&written[1..]).expect("ASCII digits").parse().expect("two digits");
         let file = usize::from(letter.to_ascii_lowercase() - b'a');
-        rank.checked_sub(1)
-            .filter(|&r| r < SIZE)
-            .and_then(|r| Square::new(file, r))
-            .ok_or_else(|| MoveError::OffBoard(String::from_utf8_lossy(written).to_ascii_lowercase()))
+        rank.checked_sub(1).and_then(|r| Square::new(file, r)).ok_or_else(|| off_grid(written))
     }
 
     fn skip(&mut self, separator: u8) {
@@ -228,12 +233,20 @@ mod tests {
 
     #[test]
     fn off_board_squares() {
-        assert_eq!("k1-d7/g7".parse::<Move>(), Err(MoveError::OffBoard("k1".into())));
-        assert_eq!("d1-d11/g7".parse::<Move>(), Err(MoveError::OffBoard("d11".into())));
-        assert_eq!("d1-d7/G0".parse::<Move>(), Err(MoveError::OffBoard("g0".into())));
-        assert_eq!("dadkgg".parse::<Move>(), Err(MoveError::OffBoard("dk".into())));
-        assert_eq!("a11".parse::<Square>(), Err(MoveError::OffBoard("a11".into())));
-        assert_eq!(MoveError::OffBoard("k1".into()).to_string(), "k1 is off the board (a1 to j10)");
+        let off = |square: &str| MoveError::OffBoard { square: square.into(), corner: "k11".into() };
+        assert_eq!("l1-d7/g7".parse::<Move>().unwrap_err(), off("l1"));
+        assert_eq!("d1-d12/g7".parse::<Move>().unwrap_err(), off("d12"));
+        assert_eq!("d1-d7/G0".parse::<Move>().unwrap_err(), off("g0"));
+        assert_eq!("dadlgg".parse::<Move>().unwrap_err(), off("dl"));
+        assert_eq!("a12".parse::<Square>().unwrap_err(), off("a12"));
+        assert_eq!("k11".parse::<Square>().map(Square::index), Ok(120));
+        // On the 10x10 board k1 and d11 are off it, and the message names its corner.
+        let pos = Position::new();
+        assert_eq!(pos.parse_move("d1-d11/d2").unwrap_err().to_string(), "d11 is off the board (a1 to j10)");
+        assert_eq!(pos.parse_move("j4-k4/j4").unwrap_err().to_string(), "k4 is off the board (a1 to j10)");
+        let small = Position::start(6, 5).unwrap();
+        assert_eq!(small.parse_move("b1-b6/b5").unwrap_err().to_string(), "b6 is off the board (a1 to f5)");
+        assert!(small.parse_move("b1-b4/b3").is_ok());
     }
 
     /// Every legality error, with the message it shows.

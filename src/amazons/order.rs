@@ -14,7 +14,7 @@
 //! queen rather than a free one, and shooting back where the queen came from; arrows on
 //! squares we reach in one or two moves cost.
 
-use super::attacks::{BOARD, Bits, SQUARES, king_attacks};
+use super::attacks::{Bits, GRID, SQUARES, king_attacks};
 use super::board::{Move, Position};
 use super::eval::{DistanceMap, UNREACHED};
 
@@ -60,7 +60,7 @@ impl OrderContext {
         let free = |square: usize| (king_attacks(square) & !occupied).count_ones() as i32;
         let next_to = |square: usize, queens: u128| (king_attacks(square) & queens).count_ones() as i32;
         let mut context = OrderContext { arrow: [0; SQUARES], landing: [0; SQUARES], starting: [0; SQUARES] };
-        for sq in Bits(!occupied & BOARD) {
+        for sq in Bits(!occupied & GRID) {
             let (ours, their) = (our_distance.dist[sq], their_distance.dist[sq]);
             let mut arrow = ARROW_NEXT_TO_THEM * next_to(sq, theirs) + ARROW_NEXT_TO_US * next_to(sq, mine);
             if their < ours {

@@ -1,7 +1,7 @@
 //! Amazons for people and text protocols: GTP and the terminal game read moves in any accepted
 //! notation, load positions from a short set-up text, and report who could not move.
 
-use super::board::{Color, Move, Position, Square};
+use super::board::{Move, Position, Square};
 use crate::game::{Playable, Verdict};
 
 impl Playable for Position {
@@ -10,35 +10,28 @@ impl Playable for Position {
                                        dadggg as the Chinese championship platform writes it)";
     const MOVE_EXAMPLE: &'static str = "d1-d7/g7";
 
+    /// The first player's name first: White's, but Black's on Botzone's 8x8 board.
     fn player_names(&self) -> [&'static str; 2] {
-        [Color::White.name(), Color::Black.name()]
+        let first = self.first_player();
+        [first.name(), first.opponent().name()]
     }
 
     fn to_move(&self) -> usize {
-        match self.side_to_move() {
-            Color::White => 0,
-            Color::Black => 1,
-        }
+        usize::from(self.side_to_move() != self.first_player())
     }
 
-    fn size(&self) -> usize {
-        10
+    /// The start of that size ([`Position::start`]), 5x5 to 11x11.
+    fn resized(&self, width: usize, height: usize) -> Result<Self, String> {
+        let start = Position::start(width, height).map_err(|e| e.to_string())?;
+        Ok(start.with_weights(self.weights()))
     }
 
-    fn resized(&self, size: usize) -> Result<Self, String> {
-        if size == 10 {
-            Ok(Position::new().with_weights(self.weights()))
-        } else {
-            Err("the Amazons board is 10x10".into())
-        }
-    }
-
-    /// `white a4 d1 g1 j4 black a7 d10 g10 j7 arrows e5 f6 tomove black`: each keyword is
-    /// followed by its squares (spaces or commas between them); `arrows` and `tomove` (default
-    /// white) may be left out.
+    /// `white a4 d1 g1 j4 black a7 d10 g10 j7 arrows e5 f6 tomove black`, on the board of the
+    /// present size: each keyword is followed by its squares (spaces or commas between them);
+    /// `arrows` and `tomove` (default the first player) may be left out.
     fn set_up(&self, text: &str) -> Result<Self, String> {
         let (mut white, mut black, mut arrows) = (Vec::new(), Vec::new(), Vec::new());
-        let mut side = Color::White;
+        let mut side = self.first_player();
         let mut section = None;
         for token in text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
             let token = token.to_ascii_lowercase();
@@ -68,8 +61,9 @@ impl Playable for Position {
                 },
             }
         }
-        let pos = Position::from_setup(&white, &black, &arrows, side).map_err(|e| e.to_string())?;
-        Ok(pos.with_weights(self.weights()))
+        let pos = Position::from_setup_sized(self.width(), self.height(), &white, &black, &arrows, side)
+            .map_err(|e| e.to_string())?;
+        Ok(pos.with_weights(self.weights()).with_first_player(self.first_player()))
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, String> {
@@ -118,13 +112,13 @@ mod tests {
         let mv = Playable::parse_move(&pos, "dadggg").unwrap();
         assert_eq!(pos.format_move(mv), "d1-d7/g7");
         assert!(Playable::parse_move(&pos, "a7-a6/a5").unwrap_err().contains("a7"));
-        assert!(pos.resized(8).is_err() && pos.resized(10).is_ok());
+        assert!(pos.resized(4, 4).is_err() && pos.resized(12, 11).is_err() && pos.resized(10, 10).is_ok());
     }
 
     #[test]
     fn new_games_keep_the_weight_table() {
         let patent = Position::new().with_weights(&PATENT_WEIGHTS);
-        assert!(std::ptr::eq(patent.resized(10).unwrap().weights(), &PATENT_WEIGHTS));
+        assert!(std::ptr::eq(patent.resized(6, 5).unwrap().weights(), &PATENT_WEIGHTS));
         assert!(std::ptr::eq(patent.set_up("white a1 black j10").unwrap().weights(), &PATENT_WEIGHTS));
     }
 }

@@ -188,12 +188,8 @@ impl Playable for Board {
         player_index(self.side_to_move())
     }
 
-    fn size(&self) -> usize {
-        self.width()
-    }
-
-    fn resized(&self, size: usize) -> Result<Self, String> {
-        Board::new(size, size, self.rule()).map_err(|e| e.to_string())
+    fn resized(&self, width: usize, height: usize) -> Result<Self, String> {
+        Board::new(width, height, self.rule()).map_err(|e| e.to_string())
     }
 
     /// The compact move-order notation of opening books: `h8i9j10`.

@@ -456,14 +456,10 @@ impl Playable for TicTacToe {
         self.to_move as usize
     }
 
-    fn size(&self) -> usize {
-        self.width
-    }
-
-    /// Square boards keep the `k` the game was set up with (3x3 three in a row, 4x4 still
+    /// New boards keep the `k` the game was set up with (3x3 three in a row, 4x4 still
     /// three, ...); a board too small for it is refused rather than played with a smaller `k`.
-    fn resized(&self, size: usize) -> Result<Self, String> {
-        TicTacToe::new(size, size, self.k).map_err(|e| e.to_string())
+    fn resized(&self, width: usize, height: usize) -> Result<Self, String> {
+        TicTacToe::new(width, height, self.k).map_err(|e| e.to_string())
     }
 
     /// Rows top first, `x`, `o` and `.`, separated by `/`: `x.o/.x./...`.

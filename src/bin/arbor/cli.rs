@@ -20,17 +20,18 @@ use lexopt::prelude::*;
 use crate::transcript::LineEnding;
 
 /// Each subcommand's usage, as `arbor SUBCOMMAND --help` prints it.
-pub const HELP: [(&str, &str); 12] = [
+pub const HELP: [(&str, &str); 13] = [
     (
         "gtp",
-        "  arbor gtp --game amazons|tictactoe [--size N] [--k K] [--threads N] [--hash MB]
+        "  arbor gtp --game amazons|tictactoe [--size N|WxH] [--k K] [--threads N] [--hash MB]
             [--weights tuned|patent] [--max-depth N]
       Speaks GTP version 2 on stdin/stdout (tic-tac-toe: boardsize K..8, K in a row, default 3;
-      Amazons: the evaluation's weight table, default tuned). --max-depth caps every search.",
+      Amazons: 5x5 to 11x11, default 10x10, and the evaluation's weight table, default tuned).
+      --max-depth caps every search.",
     ),
     (
         "play",
-        "  arbor play tictactoe|gomoku|amazons [--first human|engine] [--time SECONDS] [--size N] [--k K]
+        "  arbor play tictactoe|gomoku|amazons [--first human|engine] [--time SECONDS] [--size N|WxH] [--k K]
              [--rule freestyle|standard|renju|caro] [--position SETUP] [--weights tuned|patent]
              [--threads N] [--hash MB] [--max-depth N]
       A game against the engine in the terminal (or from a pipe); type help once it runs.
@@ -51,8 +52,9 @@ pub const HELP: [(&str, &str); 12] = [
     ),
     (
         "perft",
-        "  arbor perft amazons DEPTH
-      Counts Amazons move paths from the start for every depth up to DEPTH, with the time.",
+        "  arbor perft amazons DEPTH [--size N|WxH]
+      Counts Amazons move paths from the start (of the 10x10 board, or of a board from 5x5 to
+      11x11, width first) for every depth up to DEPTH, with the time.",
     ),
     (
         "selfplay",
@@ -107,6 +109,14 @@ pub const HELP: [(&str, &str); 12] = [
       within N nodes (M used)'; or 'error line K: REASON' for a line not a position in play.",
     ),
     (
+        "solve",
+        "  arbor solve amazons [--size N|WxH] [--position SETUP] [--nodes N]
+      Solves an Amazons position exactly: the start of the board (default 10x10; 5x5 to 11x11,
+      width first) or SETUP on it ('white a2 b1 black e5 arrows c3 tomove black'). Prints one
+      line: 'white wins by b1-b3/d3 (N nodes, T s)', 'black wins (N nodes, T s)' when the side
+      to move loses, or 'unproved after N nodes (T s)' once N nodes (default 100000000) are spent.",
+    ),
+    (
         "params",
         "  arbor params
       Lists the tuner's parameters, one a line: NAME DEFAULT MIN MAX STEP (STEP: SPSA's first
@@ -154,6 +164,7 @@ pub enum Request {
     },
     Perft {
         depth: u32,
+        size: Option<(usize, usize)>,
     },
     Selfplay(Selfplay),
     Datagen(Datagen),
@@ -171,6 +182,11 @@ pub enum Request {
     Prove {
         size: usize,
         rule: Rule,
+        nodes: u64,
+    },
+    Solve {
+        size: (usize, usize),
+        position: Option<String>,
         nodes: u64,
     },
     Replay {
@@ -199,7 +215,8 @@ pub enum BenchGame {
 
 /// Options shared by `gtp` and `play`.
 pub struct GameOptions {
-    pub size: Option<usize>,
+    /// Width and height, from `--size N` or `--size WxH`.
+    pub size: Option<(usize, usize)>,
     pub k: usize,
     pub rule: Rule,
     pub threads: usize,
@@ -268,6 +285,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Request, Error>
         "datagen" => datagen(&mut parser),
         "forbidden" | "features" => size_only(&mut parser, subcommand),
         "prove" => prove(&mut parser),
+        "solve" => solve(&mut parser),
         "evaluate" => evaluate(&mut parser),
         "params" => params(&mut parser),
         _ => replay(&mut parser),
@@ -288,6 +306,17 @@ fn print_help(subcommand: &str) -> Result<Request, lexopt::Error> {
 fn value<T: FromStr>(parser: &mut Parser, flag: &str) -> Result<T, lexopt::Error> {
     let text = parser.value()?.string()?;
     text.parse().map_err(|_| format!("{flag}: {text:?} is not a valid value").into())
+}
+
+/// `--size N` (a square board) or `--size WxH`, width first.
+fn board_size(parser: &mut Parser) -> Result<(usize, usize), lexopt::Error> {
+    let text = parser.value()?.string()?;
+    let number = |part: &str| part.parse::<usize>().ok();
+    let size = match text.split_once(['x', 'X']) {
+        Some((width, height)) => number(width).zip(number(height)),
+        None => number(&text).map(|n| (n, n)),
+    };
+    size.ok_or_else(|| format!("--size: {text:?} is not N or WIDTHxHEIGHT").into())
 }
 
 /// A value checked by one of [`bounds`]' functions.
@@ -325,7 +354,7 @@ fn default_game_options() -> GameOptions {
 /// Reads a flag both `gtp` and `play` take, given by its long name; `Ok(false)` for any other.
 fn game_flag(parser: &mut Parser, long: &str, options: &mut GameOptions) -> Result<bool, lexopt::Error> {
     match long {
-        "size" => options.size = Some(value(parser, "--size")?),
+        "size" => options.size = Some(board_size(parser)?),
         "k" => options.k = value(parser, "--k")?,
         "threads" => options.threads = bounded(parser, "--threads", bounds::threads)?,
         "hash" => options.hash_mb = bounded(parser, "--hash", bounds::hash_mb)?,
@@ -450,11 +479,12 @@ fn bench(parser: &mut Parser) -> Result<Request, lexopt::Error> {
 }
 
 fn perft(parser: &mut Parser) -> Result<Request, lexopt::Error> {
-    let mut depth = None;
+    let (mut depth, mut size) = (None, None);
     let mut game_named = false;
     while let Some(arg) = parser.next()? {
         match arg {
             Long("help") | Short('h') => return print_help("perft"),
+            Long("size") => size = Some(board_size(parser)?),
             Value(game) if !game_named => {
                 let game = game.string()?;
                 if game != "amazons" {
@@ -469,7 +499,7 @@ fn perft(parser: &mut Parser) -> Result<Request, lexopt::Error> {
             arg => return Err(arg.unexpected()),
         }
     }
-    Ok(Request::Perft { depth: depth.ok_or("a game and a depth are needed: perft amazons DEPTH")? })
+    Ok(Request::Perft { depth: depth.ok_or("a game and a depth are needed: perft amazons DEPTH")?, size })
 }
 
 fn selfplay(parser: &mut Parser) -> Result<Request, lexopt::Error> {
@@ -605,6 +635,34 @@ fn prove(parser: &mut Parser) -> Result<Request, lexopt::Error> {
     Ok(Request::Prove { size, rule: rule_given, nodes })
 }
 
+fn solve(parser: &mut Parser) -> Result<Request, lexopt::Error> {
+    let (mut size, mut position, mut nodes) = ((10, 10), None, 100_000_000);
+    let mut game_named = false;
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("help") | Short('h') => return print_help("solve"),
+            Value(game) if !game_named => {
+                let game = game.string()?;
+                if game != "amazons" {
+                    return Err(format!("unknown game {game:?} (only amazons)").into());
+                }
+                game_named = true;
+            }
+            Long("size") => size = board_size(parser)?,
+            Long("position") => position = Some(parser.value()?.string()?),
+            Long("nodes") => nodes = value(parser, "--nodes")?,
+            arg => return Err(arg.unexpected()),
+        }
+    }
+    if !game_named {
+        return Err("a game is needed: solve amazons".into());
+    }
+    if nodes == 0 {
+        return Err("--nodes: 0 is not a positive count".into());
+    }
+    Ok(Request::Solve { size, position, nodes })
+}
+
 /// `params`: the table, as text.
 fn params(parser: &mut Parser) -> Result<Request, lexopt::Error> {
     match parser.next()? {
@@ -709,10 +767,21 @@ mod tests {
             "replay --engine pbrain-x --threads 1 -- a.txt b.txt",
             "bench --param rfp_margin=120 10",
             "params",
+            "solve amazons --size 6x5 --nodes 1000",
+            "perft amazons 2 --size 8",
+            "gtp --game amazons --size 6x5",
             "replay --crlf --engine wine pbrain-x.exe -- a.txt",
         ] {
             assert!(parse_line(line).is_ok(), "{line}: {:?}", parse_line(line).err());
         }
+        let Ok(Request::Solve { size, position: None, nodes: 1000 }) =
+            parse_line("solve amazons --size 6x5 --nodes 1000")
+        else {
+            panic!("solve")
+        };
+        assert_eq!(size, (6, 5));
+        assert!(parse_line("solve amazons --size 6y5").err().unwrap().contains("WIDTHxHEIGHT"));
+        assert!(parse_line("solve --size 6").err().unwrap().contains("solve amazons"));
         let Ok(Request::Replay { engine, files, ending }) = parse_line("replay --engine x --crlf 1 -- a.txt") else {
             panic!("replay")
         };

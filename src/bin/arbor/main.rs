@@ -62,13 +62,14 @@ fn main() -> ExitCode {
         Request::Bench { game: BenchGame::Gomoku, depth, threads } => run_bench(depth, threads),
         Request::Bench { game: BenchGame::TicTacToe, .. } => run_tictactoe_bench(),
         Request::Bench { game: BenchGame::Amazons, depth, threads } => run_amazons_bench(depth, threads),
-        Request::Perft { depth } => run_perft(depth),
+        Request::Perft { depth, size } => run_perft(depth, size.unwrap_or((10, 10))),
         Request::Selfplay(options) if options.amazons => run_amazons_selfplay(&options),
         Request::Selfplay(options) => run_selfplay(&options),
         Request::Datagen(options) => run_datagen(&options),
         Request::Forbidden { size } => run_forbidden(size),
         Request::Evaluate { size, rule, network } => run_evaluate(size, rule, network.as_deref()),
         Request::Prove { size, rule, nodes } => run_prove(size, rule, nodes),
+        Request::Solve { size, position, nodes } => run_solve(size, position.as_deref(), nodes),
         Request::Features { size } => run_features(size),
     };
     match result {
@@ -90,8 +91,15 @@ fn run_bench(depth: Option<u32>, threads: usize) -> Result<(), String> {
 }
 
 fn tictactoe(options: &GameOptions) -> Result<TicTacToe, String> {
-    let size = options.size.unwrap_or(3);
-    TicTacToe::new(size, size, options.k).map_err(|e| e.to_string())
+    let (width, height) = options.size.unwrap_or((3, 3));
+    TicTacToe::new(width, height, options.k).map_err(|e| e.to_string())
+}
+
+/// The Amazons start of `--size` (10x10 by default), with the options' weights.
+fn amazons_start(options: &GameOptions) -> Result<Position, String> {
+    let (width, height) = options.size.unwrap_or((10, 10));
+    let start = Position::start(width, height).map_err(|e| format!("--size: {e}"))?;
+    Ok(start.with_weights(options.weights))
 }
 
 fn run_gtp(game: GtpGame, options: &GameOptions) -> Result<(), String> {
@@ -99,9 +107,7 @@ fn run_gtp(game: GtpGame, options: &GameOptions) -> Result<(), String> {
     let (stdin, stdout) = (std::io::BufReader::new(std::io::stdin()), std::io::stdout().lock());
     let result = match game {
         GtpGame::TicTacToe => gtp::run(engine, tictactoe(options)?, options.max_depth, stdin, stdout),
-        GtpGame::Amazons => {
-            gtp::run(engine, Position::new().with_weights(options.weights), options.max_depth, stdin, stdout)
-        }
+        GtpGame::Amazons => gtp::run(engine, amazons_start(options)?, options.max_depth, stdin, stdout),
     };
     result.map_err(|e| format!("gtp: {e}"))
 }
@@ -122,12 +128,12 @@ fn run_play(game: PlayGame, options: &GameOptions) -> Result<(), String> {
         }
         PlayGame::Gomoku => {
             gomoku::build_tables();
-            let size = options.size.unwrap_or(15);
-            let board = Board::new(size, size, options.rule).map_err(|e| e.to_string())?;
+            let (width, height) = options.size.unwrap_or((15, 15));
+            let board = Board::new(width, height, options.rule).map_err(|e| e.to_string())?;
             terminal::play(&mut engine, starting_at(board, options)?, play_options, stdin, stdout)
         }
         PlayGame::Amazons => {
-            let start = starting_at(Position::new().with_weights(options.weights), options)?;
+            let start = starting_at(amazons_start(options)?, options)?;
             terminal::play(&mut engine, start, play_options, stdin, stdout)
         }
     };
@@ -182,8 +188,8 @@ fn run_amazons_bench(depth: Option<u32>, threads: usize) -> Result<(), String> {
     Ok(())
 }
 
-fn run_perft(depth: u32) -> Result<(), String> {
-    let pos = Position::new();
+fn run_perft(depth: u32, (width, height): (usize, usize)) -> Result<(), String> {
+    let pos = Position::start(width, height).map_err(|e| format!("--size: {e}"))?;
     for d in 1..=depth {
         let start = Instant::now();
         let leaves = pos.perft(d);
@@ -341,6 +347,26 @@ fn run_forbidden(size: usize) -> Result<(), String> {
 
 /// One line per input line, on stdout: the proof, or an `error` line for input that is not a
 /// playable position, after which the next lines are read as usual.
+fn run_solve((width, height): (usize, usize), position: Option<&str>, nodes: u64) -> Result<(), String> {
+    let start = Position::start(width, height).map_err(|e| format!("--size: {e}"))?;
+    let pos = match position {
+        Some(text) => start.set_up(text).map_err(|e| format!("--position: {e}"))?,
+        None => start,
+    };
+    let clock = Instant::now();
+    let solution = amazons::solve::solve(&pos, nodes);
+    let spent = format!("{} nodes, {:.1} s", solution.nodes, clock.elapsed().as_secs_f64());
+    println!(
+        "{}",
+        match (solution.winner, solution.best) {
+            (Some(winner), Some(best)) => format!("{winner} wins by {best} ({spent})"),
+            (Some(winner), None) => format!("{winner} wins ({spent})"),
+            (None, _) => format!("unproved after {spent}"),
+        }
+    );
+    Ok(())
+}
+
 fn run_prove(size: usize, rule: gomoku::Rule, nodes: u64) -> Result<(), String> {
     let mut out = std::io::stdout().lock();
     // Lines are read as bytes so that one that is not UTF-8 gets its error line like any other.

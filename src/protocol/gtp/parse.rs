@@ -25,7 +25,11 @@ pub enum Command {
     KnownCommand(String),
     ListCommands,
     Quit,
-    BoardSize(usize),
+    /// `boardsize N`, or a rectangle as `boardsize W H` or `boardsize WxH`.
+    BoardSize {
+        width: usize,
+        height: usize,
+    },
     ClearBoard,
     Play {
         color: String,
@@ -128,7 +132,7 @@ pub fn parse_request(line: &str) -> Request {
 fn usage(command: &str) -> &'static str {
     match command {
         "known_command" => "COMMAND",
-        "boardsize" => "SIZE",
+        "boardsize" => "SIZE (or WIDTH HEIGHT, or WIDTHxHEIGHT)",
         "play" => "COLOR MOVE",
         "genmove" => "COLOR",
         "time_settings" => "MAIN_SECONDS BYO_YOMI_SECONDS BYO_YOMI_STONES",
@@ -154,7 +158,7 @@ fn command(input: &str) -> Res<'_, Command> {
             with_args("known_command", word).map(|w| Command::KnownCommand(w.to_string())),
             no_args("list_commands", Command::ListCommands),
             no_args("quit", Command::Quit),
-            with_args("boardsize", map_res(digit1, str::parse)).map(Command::BoardSize),
+            with_args("boardsize", board_size).map(|(width, height)| Command::BoardSize { width, height }),
             no_args("clear_board", Command::ClearBoard),
         )),
         alt((
@@ -174,6 +178,12 @@ fn command(input: &str) -> Res<'_, Command> {
         )),
     ))
     .parse(input)
+}
+
+/// A side length, a rectangle's two (`6 5` or `6x5`, width first) or a square's one (`10`).
+fn board_size(input: &str) -> Res<'_, (usize, usize)> {
+    let length = || map_res(digit1, str::parse::<usize>);
+    alt(((length(), preceded(alt((tag("x"), space1)), length())), length().map(|n| (n, n)))).parse(input)
 }
 
 /// A command name: the whole word, so `name` does not match `names`.
@@ -256,7 +266,9 @@ mod tests {
     fn reads_every_command() {
         assert_eq!(parse("protocol_version"), Ok(Command::ProtocolVersion));
         assert_eq!(parse("known_command genmove"), Ok(Command::KnownCommand("genmove".into())));
-        assert_eq!(parse("boardsize 10"), Ok(Command::BoardSize(10)));
+        assert_eq!(parse("boardsize 10"), Ok(Command::BoardSize { width: 10, height: 10 }));
+        assert_eq!(parse("boardsize 6 5"), Ok(Command::BoardSize { width: 6, height: 5 }));
+        assert_eq!(parse("boardsize 5x6"), Ok(Command::BoardSize { width: 5, height: 6 }));
         assert_eq!(parse("play white d1-d7/g7"), Ok(Command::Play { color: "white".into(), mv: "d1-d7/g7".into() }));
         assert_eq!(parse("play\tx  b2 "), Ok(Command::Play { color: "x".into(), mv: "b2".into() }));
         assert_eq!(parse("genmove o"), Ok(Command::GenMove { color: "o".into() }));
@@ -287,7 +299,17 @@ mod tests {
     fn unknown_commands_differ_from_bad_arguments() {
         assert_eq!(parse("names"), Err(ParseError::Unknown("names".into())));
         assert_eq!(parse("PLAY x b2"), Err(ParseError::Unknown("PLAY".into())));
-        for bad in ["boardsize", "boardsize ten", "play x", "play x b2 c3", "genmove", "time_left x 1", "quit now"] {
+        for bad in [
+            "boardsize",
+            "boardsize ten",
+            "boardsize 6x",
+            "boardsize 6 5 4",
+            "play x",
+            "play x b2 c3",
+            "genmove",
+            "time_left x 1",
+            "quit now",
+        ] {
             assert!(matches!(parse(bad), Err(ParseError::BadArguments { .. })), "{bad}");
         }
         assert!(matches!(parse("time_settings -1 0 0"), Err(ParseError::BadArguments { .. })));

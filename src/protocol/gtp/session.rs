@@ -129,8 +129,8 @@ impl<G: Playable> Session<G> {
                 self.quit = true;
                 Ok(String::new())
             }
-            Command::BoardSize(size) => {
-                let resized = self.initial.resized(size).map_err(|e| format!("unacceptable size: {e}"))?;
+            Command::BoardSize { width, height } => {
+                let resized = self.initial.resized(width, height).map_err(|e| format!("unacceptable size: {e}"))?;
                 self.new_game(resized);
                 Ok(String::new())
             }
