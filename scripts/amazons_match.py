@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""GTP referee for the Game of the Amazons (10x10; Python 3 standard library only).
+"""GTP referee for the Game of the Amazons (5x5 to 11x11; Python 3 standard library only).
 
-Plays N games between two GTP engines, alternating colours (engine1 is White, who moves first,
-in games 1, 3, 5, ...). Every move is checked with the referee's own move generator; the side to
+Plays N games between two GTP engines, alternating colours (engine1 moves first in games 1, 3,
+5, ...: White, or Black on 8x8, Botzone's board). Every move is checked with the referee's own move generator; the side to
 move with no legal move loses. An engine loses a game when it:
   - replies `resign`,
   - sends an illegal or unparsable move (reported with the move),
@@ -14,6 +14,12 @@ before each genmove (errors to those two are ignored).
 
 Moves are sent as `d1-d7/g7` (queen d1 to d7, arrow to g7); engines may answer `d1-d7/g7`,
 `d1d7g7`, `d1-d7-g7` or `d1-d7(g7)`, in any letter case.
+
+--size WxH (default 10x10) picks the board, sent as `boardsize N` (square) or `boardsize W H`.
+Each size starts as Arbor starts it (`arbor gtp --game amazons`, README): White's queens on
+the first rank a third of the way in from each side and on the outer files a third of the way
+up, Black's mirrored from the top: the standard 10x10 start, Mueller's 6x5 (a2 b1 e1 f2
+against a4 b5 e5 f4), Botzone's 8x8 (a3 c1 f1 h3 against a6 c8 f8 h6, Black first).
 
 Example:
   python3 scripts/amazons_match.py --games 10 --time-per-move 1 \\
@@ -30,20 +36,29 @@ import sys
 import threading
 import time
 
-SIZE = 10
+WIDTH = HEIGHT = 10                    # set from --size before any game
+FILES = "abcdefghijk"
 EMPTY, WHITE, BLACK, ARROW = 0, 1, 2, 3
 COLOR_NAME = {WHITE: "white", BLACK: "black"}
 DIRS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
-MOVE_RE = re.compile(r"^([a-j])(10|[1-9])-?([a-j])(10|[1-9])(?:[/\-,(]?)([a-j])(10|[1-9])\)?$")
+SQUARE = r"([a-k])(1[01]|[1-9])"
+MOVE_RE = re.compile(rf"^{SQUARE}-?{SQUARE}(?:[/\-,(]?){SQUARE}\)?$")
 
 
 # ---------------------------------------------------------------- rules
 def sq_name(sq):
-    return "abcdefghij"[sq % SIZE] + str(sq // SIZE + 1)
+    return FILES[sq % WIDTH] + str(sq // WIDTH + 1)
 
 
 def parse_sq(file_ch, rank_str):
-    return (int(rank_str) - 1) * SIZE + "abcdefghij".index(file_ch)
+    """Square index, or None off the board."""
+    file, rank = FILES.index(file_ch), int(rank_str) - 1
+    return rank * WIDTH + file if file < WIDTH and rank < HEIGHT else None
+
+
+def first_color():
+    """Who moves first: White, but Black on Botzone's 8x8 board."""
+    return BLACK if (WIDTH, HEIGHT) == (8, 8) else WHITE
 
 
 def move_text(move):
@@ -52,7 +67,8 @@ def move_text(move):
 
 
 def parse_move(text):
-    """`d1-d7/g7` style text -> (from, to, arrow) square indices, or None."""
+    """`d1-d7/g7` style text -> (from, to, arrow) square indices (None for a square off the
+    board), or None."""
     m = MOVE_RE.match(text.strip().lower())
     if not m:
         return None
@@ -61,23 +77,23 @@ def parse_move(text):
 
 
 class Board:
-    """Squares 0..99, index = (rank - 1) * 10 + file; a1 = 0, j10 = 99."""
+    """Squares 0..WIDTH*HEIGHT-1, index = (rank - 1) * WIDTH + file; a1 = 0."""
 
     def __init__(self):
-        self.cells = [EMPTY] * (SIZE * SIZE)
-        for name in ("a4", "d1", "g1", "j4"):
-            self.cells[parse_sq(name[0], name[1:])] = WHITE
-        for name in ("a7", "d10", "g10", "j7"):
-            self.cells[parse_sq(name[0], name[1:])] = BLACK
-        self.to_move = WHITE
+        self.cells = [EMPTY] * (WIDTH * HEIGHT)
+        file, rank, top = (WIDTH - 1) // 3, (HEIGHT - 1) // 3, HEIGHT - 1
+        for color, r_outer, r_inner in ((WHITE, rank, 0), (BLACK, top - rank, top)):
+            for f, r in ((0, r_outer), (file, r_inner), (WIDTH - 1 - file, r_inner), (WIDTH - 1, r_outer)):
+                self.cells[r * WIDTH + f] = color
+        self.to_move = first_color()
 
     def rays(self, sq):
         """Yield, per direction, the empty squares a queen on sq reaches."""
-        r0, f0 = divmod(sq, SIZE)
+        r0, f0 = divmod(sq, WIDTH)
         for dr, df in DIRS:
             ray, r, f = [], r0 + dr, f0 + df
-            while 0 <= r < SIZE and 0 <= f < SIZE and self.cells[r * SIZE + f] == EMPTY:
-                ray.append(r * SIZE + f)
+            while 0 <= r < HEIGHT and 0 <= f < WIDTH and self.cells[r * WIDTH + f] == EMPTY:
+                ray.append(r * WIDTH + f)
                 r, f = r + dr, f + df
             yield ray
 
@@ -91,6 +107,8 @@ class Board:
     def illegal_reason(self, move):
         """None if move is legal for the side to move, else why not."""
         frm, to, arrow = move
+        if None in move:
+            return f"a square is off the {WIDTH}x{HEIGHT} board"
         if self.cells[frm] != self.to_move:
             return f"no {COLOR_NAME[self.to_move]} queen on {sq_name(frm)}"
         if to not in self.reachable(frm):
@@ -191,8 +209,9 @@ def play_game(white, black, args, stats, log):
     """Returns (winner_engine, loser_engine, reason, moves)."""
     board, moves = Board(), []
     engines = {WHITE: white, BLACK: black}
+    boardsize = f"boardsize {WIDTH}" if WIDTH == HEIGHT else f"boardsize {WIDTH} {HEIGHT}"
     for eng in (white, black):
-        for cmd in ("boardsize 10", "clear_board", f"time_settings 0 {args.time_per_move:g} 1"):
+        for cmd in (boardsize, "clear_board", f"time_settings 0 {args.time_per_move:g} 1"):
             try:
                 if not eng.alive():
                     eng.start(args.setup_timeout)
@@ -259,6 +278,8 @@ def main():
                         help='first engine command line, e.g. "target/release/arbor gtp --game amazons"')
     parser.add_argument("--engine2", required=True, help="second engine command line")
     parser.add_argument("--games", type=int, default=2, help="number of games (default 2)")
+    parser.add_argument("--size", default="10x10", metavar="WxH",
+                        help="board, width first, 5 to 11 each (default 10x10; N for NxN)")
     parser.add_argument("--time-per-move", type=float, default=1.0, metavar="SECONDS",
                         help="time limit per genmove, sent as time_settings 0 SECONDS 1 (default 1)")
     parser.add_argument("--grace", type=float, default=0.5, metavar="SECONDS",
@@ -271,6 +292,13 @@ def main():
     args = parser.parse_args()
     if args.games < 1 or args.time_per_move <= 0 or args.grace < 0:
         parser.error("--games must be >= 1, --time-per-move > 0, --grace >= 0")
+    global WIDTH, HEIGHT
+    size = re.fullmatch(r"(\d+)(?:x(\d+))?", args.size.lower())
+    if not size:
+        parser.error(f"--size {args.size!r} is not WxH or N")
+    WIDTH, HEIGHT = int(size.group(1)), int(size.group(2) or size.group(1))
+    if not (5 <= WIDTH <= 11 and 5 <= HEIGHT <= 11):
+        parser.error(f"--size {args.size}: width and height must be from 5 to 11")
     if args.log:
         os.makedirs(args.log, exist_ok=True)
     e1 = Engine("engine1", args.engine1, args.log and os.path.join(args.log, "engine1.stderr"))
@@ -284,7 +312,8 @@ def main():
             except EngineError as e:
                 sys.exit(f"amazons_match.py: {eng.label}: {e}")
         for game in range(1, args.games + 1):
-            white, black = (e1, e2) if game % 2 == 1 else (e2, e1)
+            first, second = (e1, e2) if game % 2 == 1 else (e2, e1)
+            white, black = (first, second) if first_color() == WHITE else (second, first)
             stats[white].games_white += 1
             stats[black].games_black += 1
             log = None
@@ -315,7 +344,7 @@ def main():
 
 
 def print_summary(e1, e2, stats, args, seconds):
-    print(f"\n=== {args.games} games, {args.time_per_move:g}s/move (+{args.grace:g}s grace), {seconds:.0f}s wall ===")
+    print(f"\n=== {WIDTH}x{HEIGHT}, {args.games} games, {args.time_per_move:g}s/move (+{args.grace:g}s grace), {seconds:.0f}s wall ===")
     print(f"{'engine':8s} {'wins':>5s} {'as W':>7s} {'as B':>7s} {'time':>5s} {'illeg':>5s} {'crash':>5s} "
           f"{'resgn':>5s} {'over':>5s} {'moves':>6s} {'avg s':>6s} {'max s':>6s}  name / command")
     for eng in (e1, e2):
