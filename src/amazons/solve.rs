@@ -47,9 +47,11 @@ pub fn solve(pos: &Position, max_nodes: u64) -> Solution {
     if solver.expand(&mut pos, INFINITE, INFINITE).is_none() {
         return Solution { winner: None, best: None, nodes: solver.nodes };
     }
-    let (proof, _) = solver.numbers(&pos);
-    if proof != 0 {
-        return Solution { winner: Some(me.opponent()), best: None, nodes: solver.nodes };
+    // Settled one way or the other, unless the numbers grew past what they can count.
+    match solver.numbers(&pos) {
+        (0, _) => {}
+        (_, 0) => return Solution { winner: Some(me.opponent()), best: None, nodes: solver.nodes },
+        _ => return Solution { winner: None, best: None, nodes: solver.nodes },
     }
     let best = pos.legal_moves().into_iter().find(|&mv| {
         pos.make(mv);
