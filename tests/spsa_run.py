@@ -5,7 +5,9 @@ A short run at 300 nodes a move (pygomo-lib referees; CI has no c-gomoku-cli) is
 ways: 6 iterations straight, 4 then resumed to 6, and 4 on a local cluster of two workers. Fixed
 nodes on one thread make every game deterministic, so the resumed run must end at the straight
 run's θ, the cluster at the straight run's θ after 4, and replaying each history line's signs and
-results through the update rule must give the θ it recorded.
+results through the update rule must give the θ it recorded. Arguments for both engines
+(--engine-args) are kept in the state, reach the engines (an unknown flag stops the run) and
+cannot change on resuming.
 
 Run with the runner's environment, after building the tune feature (target/tune):
   target/runner-venv/bin/python tests/spsa_run.py
@@ -23,12 +25,19 @@ import spsa  # noqa: E402
 from checks import report  # noqa: E402
 
 
+def attempt(state, *extra):
+    return subprocess.run([sys.executable, str(ROOT / "scripts/spsa.py"), "--state", str(state), "--iterations", "100",
+                           "--nodes", "300", "--tune", "^(rfp_margin|nmp_base|gomoku_tempo|gomoku_order_four)$",
+                           "--referee", "pygomo", "--batch", "2",
+                           "--engine", str(ROOT / "target/tune/release/pbrain-arbor"),
+                           "--arbor", str(ROOT / "target/tune/release/arbor"), *extra],
+                          capture_output=True, text=True, timeout=300)
+
+
 def run(state, *extra):
-    subprocess.run([sys.executable, str(ROOT / "scripts/spsa.py"), "--state", str(state), "--iterations", "100",
-                    "--nodes", "300", "--tune", "^(rfp_margin|nmp_base|gomoku_tempo|gomoku_order_four)$",
-                    "--referee", "pygomo", "--batch", "2",
-                    "--engine", str(ROOT / "target/tune/release/pbrain-arbor"),
-                    "--arbor", str(ROOT / "target/tune/release/arbor"), *extra], check=True, timeout=300)
+    done = attempt(state, *extra)
+    if done.returncode != 0:
+        sys.exit(f"spsa.py failed:\n{done.stdout}{done.stderr}")
     return json.loads(state.read_text())
 
 
@@ -51,6 +60,9 @@ def main():
         run(folder / "resumed.json", "--direct", "--stop-after", "4")
         resumed = run(folder / "resumed.json", "--direct", "--stop-after", "6")
         cluster = run(folder / "cluster.json", "--workers", "2", "--stop-after", "4")
+        networked = run(folder / "network.json", "--direct", "--stop-after", "2", "--engine-args", "--network embedded")
+        changed = attempt(folder / "network.json", "--direct", "--stop-after", "4", "--engine-args", "--hash 1")
+        unknown = attempt(folder / "unknown.json", "--direct", "--stop-after", "2", "--engine-args=--no-such-flag")
         history = (folder / "straight.history.jsonl").read_text().splitlines()
         after_four = json.loads(history[1])["theta"]
         results = [it["result"] for line in map(json.loads, history) for it in line["iterations"]]
@@ -66,6 +78,10 @@ def main():
             "the cluster's 4 iterations reached the straight run's θ after 4": cluster["theta"] == after_four,
             "each history line's θ follows from its signs and results": replayed(straight, folder / "straight.history.jsonl"),
             "θ stayed inside the ranges": all(bounds[n][1] <= v <= bounds[n][2] for n, v in straight["theta"].items()),
+            "the engines' own arguments are kept in the state":
+                networked["k"] == 2 and networked["config"]["engine_args"] == "--network embedded",
+            "a resumed run refuses other engine arguments": changed.returncode != 0 and "engine_args" in changed.stderr,
+            "the engine arguments reach the engines": unknown.returncode != 0 and not (folder / "unknown.json").exists(),
         }
     print(f"results of the 6 pairs (wins - losses of θ+): {results}")
     report("spsa", checks)
