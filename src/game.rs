@@ -76,13 +76,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 
     /// Late-move reduction to add to each move of `moves` (in plies, negative for less), into
-    /// `out` (cleared first), from the game's judgement of the moves beside each other (Gomoku
-    /// with a network: the policy's distance from the best move's). Asked once per node, only
-    /// where late moves may be reduced; the search applies it only to moves it reduces.
-    fn reduction_adjustments(&self, moves: &[Self::Move], out: &mut Vec<i32>) {
-        out.clear();
-        out.resize(moves.len(), 0);
-    }
+    /// `out` (empty when called), from the game's judgement of the moves beside each other
+    /// (Gomoku with a network: the policy's distance from the best move's); left empty, no
+    /// move's reduction changes. Asked once per node, only where late moves may be reduced;
+    /// the search applies it only to moves it reduces.
+    fn reduction_adjustments(&self, _moves: &[Self::Move], _out: &mut Vec<i32>) {}
 
     /// A move that wins by force within the returned number of plies, found by a game-specific
     /// solver (Gomoku's threat-space search) in at most `max_nodes` nodes; `None` proves nothing.

@@ -259,13 +259,10 @@ impl Board {
 
     /// With a network: a ply more of late-move reduction for each move whose policy logit is
     /// `gomoku_policy_reduce_gap` tenths or more below the best of `moves`, a ply less for one
-    /// less than `gomoku_policy_keep_gap` tenths below it (0: none); without, none.
+    /// less than `gomoku_policy_keep_gap` tenths below it (0: none); without, none (`out`,
+    /// empty when called, stays empty).
     pub(crate) fn policy_reduction_adjustments(&self, moves: &[Move], out: &mut Vec<i32>) {
-        out.clear();
-        let Some(learned) = self.learned() else {
-            out.resize(moves.len(), 0);
-            return;
-        };
+        let Some(learned) = self.learned() else { return };
         let me = self.side_to_move();
         // A logit fits 32 bits: 32 activations of at most 1023 times 16-bit weights.
         out.extend(moves.iter().map(|&mv| learned.policy(mv.index(), me) as i32));
@@ -498,8 +495,9 @@ mod tests {
         let moves = generated(&board);
         let mut adjustments = Vec::new();
         board.policy_reduction_adjustments(&moves, &mut adjustments);
-        assert!(adjustments.iter().all(|&a| a == 0), "no network, no adjustment");
+        assert!(adjustments.is_empty(), "no network, no adjustment");
         board.set_network(Some(network));
+        adjustments.clear();
         board.policy_reduction_adjustments(&moves, &mut adjustments);
         let learned = board.learned().unwrap();
         let logits: Vec<i64> = moves.iter().map(|m| learned.policy(m.index(), board.side_to_move())).collect();

@@ -170,7 +170,8 @@ struct Worker<'a, G: Game> {
     static_evals: Vec<Option<Score>>,
     /// Per ply, the moves searched so far at the node (pruned ones are not).
     searched_lists: Vec<Vec<G::Move>>,
-    /// Per ply: the game's reduction adjustments of the node's moves, in their order.
+    /// Per ply: the game's reduction adjustments of the node's moves, in their order (empty:
+    /// none).
     adjustment_lists: Vec<Vec<i32>>,
     /// Scratch space of [`Worker::order_moves`]: ordering key and index of every move, packed
     /// in one integer, and the list the kept moves are copied from.

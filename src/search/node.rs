@@ -152,7 +152,8 @@ impl<G: Game> Worker<'_, G> {
         let lmp_limit = LMP_LIMITS[(depth as usize).min(MAX_PLY)] / if improving { 1 } else { 2 };
         let reducing = depth >= params::get(Id::lmr_min_depth) as u32;
         let mut adjustments = std::mem::take(&mut self.adjustment_lists[ply as usize]);
-        // Asked only where some move is late enough to be reduced.
+        adjustments.clear();
+        // Asked only where some move is late enough to be reduced; none given, none changes.
         if reducing && moves.len() > params::get(Id::lmr_min_index) as usize {
             self.pos.reduction_adjustments(&moves, &mut adjustments);
         }
@@ -177,7 +178,8 @@ impl<G: Game> Worker<'_, G> {
             } else {
                 let reduction = if index >= params::get(Id::lmr_min_index) as usize && reducing && !tactical {
                     let base = REDUCTIONS[(depth as usize).min(MAX_PLY)][index.min(MAX_MOVES - 1)] as i32;
-                    (base - i32::from(pv_node) + adjustments[index]).clamp(0, next_depth as i32 - 1) as u32
+                    let adjustment = adjustments.get(index).copied().unwrap_or(0);
+                    (base - i32::from(pv_node) + adjustment).clamp(0, next_depth as i32 - 1) as u32
                 } else {
                     0
                 };
