@@ -200,6 +200,14 @@ pub trait Playable: Game {
         None
     }
 
+    /// Whether every move a front end asks for should call on the game's solver
+    /// ([`Game::solve_threats`], [`crate::search::limits::SearchLimits::solver`]): where it is
+    /// exact and cheap to decline (Amazons proves endings it can finish, and declines larger
+    /// positions at once).
+    fn solver_by_default(&self) -> bool {
+        false
+    }
+
     /// The position in another program's format (Gomoku: the compact move-order notation that
     /// opening books and c-gomoku-cli read).
     fn export(&self) -> Option<String> {

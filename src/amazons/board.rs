@@ -475,6 +475,10 @@ impl Position {
         self.queens[color.index()]
     }
 
+    pub(crate) fn arrow_bits(&self) -> u128 {
+        self.arrows
+    }
+
     pub(crate) fn occupied_bits(&self) -> u128 {
         self.occupied
     }

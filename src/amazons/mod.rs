@@ -19,7 +19,7 @@ mod weights;
 pub use board::{Color, MAX_QUEENS, Move, Position, SetupError, Square};
 pub use notation::MoveError;
 
-use crate::game::{Game, Outcome};
+use crate::game::{Game, Outcome, Proof};
 use crate::score::Score;
 use attacks::SQUARES;
 
@@ -92,6 +92,19 @@ impl Game for Position {
 
     fn max_moves(&self, depth: u32) -> Option<usize> {
         Some(max_width(depth))
+    }
+
+    /// The exact solver, once the regions both sides reach are small, resuming its earlier
+    /// tries: a win it proves is played. It does not say how long the win takes, but no game lasts longer than there
+    /// are empty squares.
+    fn solve_threats(&mut self, max_nodes: u64) -> Proof<Move> {
+        if !solve::worth_solving(self) {
+            return Proof { win: None, nodes: 0 };
+        }
+        let solution = solve::solve_resuming(self, max_nodes);
+        let plies = self.empty_bits().count_ones();
+        let win = solution.best.filter(|_| solution.winner == Some(self.side_to_move())).map(|mv| (mv, plies));
+        Proof { win, nodes: solution.nodes }
     }
 }
 

@@ -16,6 +16,21 @@ use std::str::FromStr;
 
 use super::board::{Color, Move, Position, Square};
 
+impl Position {
+    /// The position as `set_position` and `--position` read it back on a board of its size:
+    /// `white a2 b1 d1 e2 black a4 b5 d5 e4 arrows c3 tomove black`.
+    pub fn setup_text(&self) -> String {
+        let squares = |list: Vec<Square>| list.iter().map(|sq| format!(" {sq}")).collect::<String>();
+        format!(
+            "white{} black{} arrows{} tomove {}",
+            squares(self.queens(Color::White).collect()),
+            squares(self.queens(Color::Black).collect()),
+            squares(self.arrows().collect()),
+            self.side_to_move()
+        )
+    }
+}
+
 /// Why a move was not accepted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {

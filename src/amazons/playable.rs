@@ -66,6 +66,10 @@ impl Playable for Position {
         Ok(pos.with_weights(self.weights()).with_first_player(self.first_player()))
     }
 
+    fn solver_by_default(&self) -> bool {
+        true
+    }
+
     fn parse_move(&self, text: &str) -> Result<Move, String> {
         Position::parse_move(self, text).map_err(|e| e.to_string())
     }
@@ -103,6 +107,30 @@ mod tests {
             "white a1 black b1 tomove red",
         ] {
             assert!(start.set_up(bad).is_err(), "{bad}");
+        }
+    }
+
+    /// What [`Position::setup_text`] writes, `set_position` reads back as the same position.
+    #[test]
+    fn set_up_text_reads_back() {
+        let mut keys = crate::zobrist::KeyStream::new(0x0005_e70b);
+        for (width, height) in [(5, 5), (6, 5), (8, 8), (10, 10), (11, 7)] {
+            let start = Position::start(width, height).unwrap();
+            let mut pos = start.clone();
+            for _ in 0..12 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play(moves[keys.below(moves.len() as u64) as usize]).unwrap();
+                let again = start.set_up(&pos.setup_text()).unwrap();
+                assert_eq!(
+                    (again.hash(), again.side_to_move()),
+                    (pos.hash(), pos.side_to_move()),
+                    "{}",
+                    pos.setup_text()
+                );
+            }
         }
     }
 

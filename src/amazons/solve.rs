@@ -19,11 +19,14 @@
 //! runner-up's by a quarter (the 1 + ε trick of Pawlewicz and Lew), which spares the search
 //! switching back and forth between two close children.
 
-use super::attacks::{Bits, queen_attacks};
+use super::attacks::{Bits, neighbours, queen_attacks};
 use super::board::{Color, Move, Position};
 use super::eval::DistanceMap;
 use super::order::OrderContext;
+use keys::{Keys, Symmetries};
 use rustc_hash::FxHashMap;
+
+mod keys;
 
 /// A proof or disproof number that is settled: the other one is then 0.
 const INFINITE: u32 = u32::MAX / 4;
@@ -35,78 +38,194 @@ pub struct Solution {
     pub winner: Option<Color>,
     /// A winning first move of the side to move, when it wins.
     pub best: Option<Move>,
-    /// Positions expanded and one-player fills searched.
+    /// Positions expanded, children counted and one-player fills searched.
     pub nodes: u64,
 }
 
 /// Solves `pos` exactly, giving up after about `max_nodes` nodes.
 pub fn solve(pos: &Position, max_nodes: u64) -> Solution {
-    let mut solver = Solver { numbers: FxHashMap::default(), fills: FxHashMap::default(), nodes: 0, max_nodes };
-    let mut pos = pos.clone();
-    let me = pos.side_to_move();
-    if solver.expand(&mut pos, INFINITE, INFINITE).is_none() {
-        return Solution { winner: None, best: None, nodes: solver.nodes };
-    }
-    // Settled one way or the other, unless the numbers grew past what they can count.
-    match solver.numbers(&pos) {
-        (0, _) => {}
-        (_, 0) => return Solution { winner: Some(me.opponent()), best: None, nodes: solver.nodes },
-        _ => return Solution { winner: None, best: None, nodes: solver.nodes },
-    }
-    let best = pos.legal_moves().into_iter().find(|&mv| {
-        pos.make(mv);
-        let (_, disproof) = solver.numbers(&pos);
-        pos.unmake(mv);
-        disproof == 0
-    });
-    Solution { winner: Some(me), best, nodes: solver.nodes }
+    Solver::new(pos).run(max_nodes)
 }
 
-struct Solver {
-    /// Proof and disproof numbers for the side to move, by Zobrist key.
-    numbers: FxHashMap<u64, (u32, u32)>,
+/// [`solve`] for the play search, which tries again with more nodes as it goes deeper: one
+/// solver per thread, its table kept from one call to the next (a verdict holds from any root,
+/// so a later try resumes the earlier ones and proofs of the last move's positions carry over),
+/// started afresh on another board size or once it holds [`KEPT_POSITIONS`] positions.
+pub fn solve_resuming(pos: &Position, max_nodes: u64) -> Solution {
+    thread_local! {
+        static SOLVER: std::cell::RefCell<Option<Solver>> = const { std::cell::RefCell::new(None) };
+    }
+    SOLVER.with_borrow_mut(|slot| {
+        let solver = match slot {
+            Some(solver)
+                if (solver.root.width(), solver.root.height()) == (pos.width(), pos.height())
+                    && solver.table_len() < KEPT_POSITIONS =>
+            {
+                solver
+            }
+            _ => slot.insert(Solver::new(pos)),
+        };
+        solver.root = pos.clone();
+        solver.nodes = 0;
+        let solution = solver.run(max_nodes);
+        solver.settled.clear();
+        solution
+    })
+}
+
+/// The most positions [`solve_resuming`] keeps (about 24 bytes each).
+const KEPT_POSITIONS: usize = 1 << 21;
+
+/// Positions settled with at least this many nodes of work are worth keeping in a solved list
+/// ([`Solver::take_settled`]): cheaper ones are found again faster than a list is read.
+const RECORD_WORK: u32 = 10_000;
+
+/// A proof search that can be continued: [`Solver::run`] spends more nodes on the same
+/// position, keeping its table, and the positions it settled on the way can be saved
+/// ([`Solver::take_settled`]) and given to another solver ([`Solver::learn`]), here or on
+/// another machine, so a long proof can stop, resume and be shared out.
+pub struct Solver {
+    root: Position,
+    /// Proof and disproof numbers for the side to move, and the nodes spent on the position
+    /// so far, by the key it shares with its symmetric images ([`Keys::canonical`]).
+    numbers: FxHashMap<u64, Entry>,
     /// The most moves a side's queens can make alone, by (its queens, the occupied squares).
     fills: FxHashMap<(u128, u128), u32>,
+    symmetries: Symmetries,
+    /// Positions settled with [`RECORD_WORK`] nodes or more since the last
+    /// [`Solver::take_settled`], and their winners.
+    settled: Vec<(Position, Color)>,
     nodes: u64,
     max_nodes: u64,
 }
 
+#[derive(Clone, Copy)]
+struct Entry {
+    proof: u32,
+    disproof: u32,
+    work: u32,
+}
+
 impl Solver {
-    /// The numbers of `pos`: from the table, or 1 and 1 for a position never expanded.
-    fn numbers(&self, pos: &Position) -> (u32, u32) {
-        self.numbers.get(&pos.hash()).copied().unwrap_or((1, 1))
+    pub fn new(pos: &Position) -> Solver {
+        Solver {
+            root: pos.clone(),
+            numbers: FxHashMap::default(),
+            fills: FxHashMap::default(),
+            symmetries: Symmetries::of(pos),
+            settled: Vec::new(),
+            nodes: 0,
+            max_nodes: 0,
+        }
+    }
+
+    /// Takes `winner` as the result of `pos` (a position on the root's board) with best play,
+    /// as a solved list records it: the search will not look into it again.
+    pub fn learn(&mut self, pos: &Position, winner: Color) {
+        let key = Keys::of(pos, &self.symmetries).canonical(&self.symmetries);
+        let (proof, disproof) = if winner == pos.side_to_move() { (0, INFINITE) } else { (INFINITE, 0) };
+        self.numbers.insert(key, Entry { proof, disproof, work: 0 });
+    }
+
+    /// Searches on for about `nodes` more nodes; the answer so far.
+    pub fn run(&mut self, nodes: u64) -> Solution {
+        self.max_nodes = self.nodes.saturating_add(nodes);
+        let mut pos = self.root.clone();
+        let me = pos.side_to_move();
+        let keys = Keys::of(&pos, &self.symmetries);
+        let unproved = Solution { winner: None, best: None, nodes: self.nodes };
+        if self.expand(&mut pos, keys, INFINITE, INFINITE).is_none() {
+            return Solution { nodes: self.nodes, ..unproved };
+        }
+        // Settled one way or the other, unless the numbers grew past what they can count.
+        match self.numbers(keys.canonical(&self.symmetries)) {
+            (0, _) => {}
+            (_, 0) => return Solution { winner: Some(me.opponent()), best: None, nodes: self.nodes },
+            _ => return Solution { nodes: self.nodes, ..unproved },
+        }
+        let best = pos.legal_moves().into_iter().find(|&mv| {
+            let (_, disproof) = self.numbers(keys.after(mv, &self.symmetries).canonical(&self.symmetries));
+            disproof == 0
+        });
+        Solution { winner: Some(me), best, nodes: self.nodes }
+    }
+
+    /// The positions settled with much work since the last call, with their winners, oldest
+    /// first.
+    pub fn take_settled(&mut self) -> Vec<(Position, Color)> {
+        std::mem::take(&mut self.settled)
+    }
+
+    /// How many positions the table holds.
+    pub fn table_len(&self) -> usize {
+        self.numbers.len()
+    }
+}
+
+/// The first guess at the numbers of a position never expanded: to disprove it takes refuting
+/// each of its moves, so its disproof number starts at their count, and one without a move is
+/// lost.
+fn initial_numbers(pos: &Position) -> (u32, u32) {
+    match pos.count_moves().min(u64::from(INFINITE)) as u32 {
+        0 => (INFINITE, 0),
+        replies => (1, replies),
+    }
+}
+
+impl Solver {
+    /// The numbers of the position with table key `key`: from the table, or 1 and 1 for a
+    /// position never expanded.
+    fn numbers(&self, key: u64) -> (u32, u32) {
+        self.numbers.get(&key).map_or((1, 1), |entry| (entry.proof, entry.disproof))
     }
 
     /// Works on `pos` until its proof number reaches `proof_limit` or its disproof number
     /// `disproof_limit` (both reached once it is settled); `None` once the budget is spent.
-    fn expand(&mut self, pos: &mut Position, proof_limit: u32, disproof_limit: u32) -> Option<()> {
+    fn expand(&mut self, pos: &mut Position, keys: Keys, proof_limit: u32, disproof_limit: u32) -> Option<()> {
         self.spend()?;
-        // A position in the table has been looked at: it is not one settled without a search.
-        if !self.numbers.contains_key(&pos.hash())
-            && let Some(wins) = self.exact(pos)?
-        {
-            self.numbers.insert(pos.hash(), if wins { (0, INFINITE) } else { (INFINITE, 0) });
-            return Some(());
+        let key = keys.canonical(&self.symmetries);
+        let start = self.nodes;
+        let earlier = match self.numbers.get(&key) {
+            // Settled already: learnt from a solved list, or the root of an earlier run.
+            Some(entry) if entry.proof == 0 || entry.disproof == 0 => return Some(()),
+            Some(entry) => entry.work,
+            // A position in the table has been looked at: it is not one settled without a search.
+            None => {
+                if let Some(wins) = self.exact(pos)? {
+                    let (proof, disproof) = if wins { (0, INFINITE) } else { (INFINITE, 0) };
+                    self.numbers.insert(key, Entry { proof, disproof, work: 1 });
+                    return Some(());
+                }
+                0
+            }
+        };
+        // Each child once (moves to symmetric images lead to one position), with its keys and
+        // numbers (for its side to move, the opponent): from the table, or, for a child never
+        // expanded, its first guess.
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut children: Vec<(Move, u64, (u32, u32))> = Vec::new();
+        for mv in self.ordered_moves(pos) {
+            let child_key = keys.after(mv, &self.symmetries).canonical(&self.symmetries);
+            if !seen.insert(child_key) {
+                continue;
+            }
+            let numbers = match self.numbers.get(&child_key) {
+                Some(entry) => (entry.proof, entry.disproof),
+                None => {
+                    // A node each: counting a child's replies costs about what a search node does.
+                    self.spend()?;
+                    pos.make(mv);
+                    let first = initial_numbers(pos);
+                    pos.unmake(mv);
+                    first
+                }
+            };
+            children.push((mv, child_key, numbers));
         }
-        let moves = self.ordered_moves(pos);
-        // Each child's key, and its numbers before it is expanded (for its side to move, the
-        // opponent): to disprove a position takes refuting each of its moves, so its
-        // disproof number starts at their count, and a child without a move is lost.
-        let children: Vec<(u64, (u32, u32))> = moves
-            .iter()
-            .map(|&mv| {
-                pos.make(mv);
-                let replies = pos.count_moves().min(u64::from(INFINITE)) as u32;
-                let child = (pos.hash(), if replies == 0 { (INFINITE, 0) } else { (1, replies) });
-                pos.unmake(mv);
-                child
-            })
-            .collect();
         loop {
             let (mut proof, mut disproof) = (INFINITE, 0u32);
             let (mut chosen, mut chosen_proof, mut second) = (0, 0, INFINITE);
-            for (i, &(key, initial)) in children.iter().enumerate() {
-                let (child_proof, child_disproof) = self.numbers.get(&key).copied().unwrap_or(initial);
+            for (i, &(_, _, (child_proof, child_disproof))) in children.iter().enumerate() {
                 disproof = disproof.saturating_add(child_proof).min(INFINITE);
                 if child_disproof < proof {
                     (second, proof) = (proof, child_disproof);
@@ -115,15 +234,21 @@ impl Solver {
                     second = child_disproof;
                 }
             }
-            self.numbers.insert(pos.hash(), (proof, disproof));
+            let work = earlier.saturating_add((self.nodes - start).min(u64::from(u32::MAX)) as u32);
+            self.numbers.insert(key, Entry { proof, disproof, work });
             if proof >= proof_limit || disproof >= disproof_limit {
+                if (proof == 0 || disproof == 0) && work >= RECORD_WORK {
+                    let me = pos.side_to_move();
+                    self.settled.push((pos.clone(), if proof == 0 { me } else { me.opponent() }));
+                }
                 return Some(());
             }
             let child_proof_limit = disproof_limit.saturating_sub(disproof - chosen_proof);
             let child_disproof_limit = proof_limit.min(second.saturating_add(second / 4 + 1));
-            let mv = moves[chosen];
+            let (mv, child_key, _) = children[chosen];
             pos.make(mv);
-            let done = self.expand(pos, child_proof_limit, child_disproof_limit);
+            let done = self.expand(pos, keys.after(mv, &self.symmetries), child_proof_limit, child_disproof_limit);
+            children[chosen].2 = self.numbers(child_key);
             pos.unmake(mv);
             done?;
         }
@@ -144,21 +269,38 @@ impl Solver {
     }
 
     /// Whether the side to move wins, where that is known without a search: `Some(false)`
-    /// without a move, the count of moves once the sides are separated, `None` while they
-    /// still meet. `None` (outside) once the budget is spent.
+    /// without a move, else by counting [`Regions`]. A side's one-player count of moves in its
+    /// own regions is exact; in a shared region it makes at most one move per empty square
+    /// (each move leaves one fewer). The side to move wins when its own count exceeds all the
+    /// opponent could make (its own count and the shared squares), and loses when the
+    /// opponent's own count reaches all it could make itself. Once nothing is shared, that is
+    /// the whole game. `None` while the counts cannot tell, and (outside) once the budget is
+    /// spent.
     fn exact(&mut self, pos: &Position) -> Option<Option<bool>> {
         if !pos.has_moves() {
             return Some(Some(false));
         }
         let occupied = pos.occupied_bits();
-        let me = pos.side_to_move();
-        let (mine, theirs) = (pos.queen_bits(me), pos.queen_bits(me.opponent()));
-        if DistanceMap::queen(mine, occupied).reached & DistanceMap::queen(theirs, occupied).reached != 0 {
+        let empty = pos.empty_bits();
+        let Regions { own, shared } = Regions::of(pos);
+        // The most each side's own regions could give: every empty square of them.
+        let most_own = own.each_ref().map(|regions| regions.iter().map(|&(_, e)| e.count_ones()).sum::<u32>());
+        if most_own[0] <= shared && most_own[1] < shared {
             return Some(None);
         }
-        let my_moves = self.fill(mine, occupied)?;
-        let their_moves = self.fill(theirs, occupied)?;
-        Some(Some(my_moves > their_moves))
+        let mut exact_own = [0u32; 2];
+        for (side, regions) in own.iter().enumerate() {
+            for &(region_queens, region_empty) in regions {
+                exact_own[side] += self.fill(region_queens, occupied | empty & !region_empty)?;
+            }
+        }
+        Some(if exact_own[0] > exact_own[1] + shared {
+            Some(true)
+        } else if exact_own[1] >= exact_own[0] + shared {
+            Some(false)
+        } else {
+            None
+        })
     }
 
     /// The most moves `queens` can make one after another with nobody else moving. Each move
@@ -187,6 +329,56 @@ impl Solver {
         Some(most)
     }
 }
+
+/// A king-connected set of empty squares and the queens among them is a region. One that holds
+/// queens of one side only is that side's own: the opponent can never enter it or shoot into
+/// it. Both sides reach into the others, the shared regions.
+struct Regions {
+    /// The side to move's own regions and then the opponent's: (queens, empty squares).
+    own: [Vec<(u128, u128)>; 2],
+    /// The empty squares of the shared regions.
+    shared: u32,
+}
+
+impl Regions {
+    fn of(pos: &Position) -> Regions {
+        let me = pos.side_to_move();
+        let empty = pos.empty_bits();
+        let queens = [pos.queen_bits(me), pos.queen_bits(me.opponent())];
+        let all_queens = queens[0] | queens[1];
+        let mut regions = Regions { own: [Vec::new(), Vec::new()], shared: 0 };
+        let mut unseen = all_queens;
+        while unseen != 0 {
+            let mut region = unseen & unseen.wrapping_neg();
+            loop {
+                // Through empty squares only: queens side by side do not share a region.
+                let grown = region | neighbours(region) & empty | neighbours(region & empty) & all_queens;
+                if grown == region {
+                    break;
+                }
+                region = grown;
+            }
+            unseen &= !region;
+            match (region & queens[0] != 0, region & queens[1] != 0) {
+                (true, true) => regions.shared += (region & empty).count_ones(),
+                (true, false) => regions.own[0].push((region & queens[0], region & empty)),
+                _ => regions.own[1].push((region & queens[1], region & empty)),
+            }
+        }
+        regions
+    }
+}
+
+/// Whether the game's search should call on the solver here ([`crate::game::Game::solve_threats`]):
+/// only once the regions both sides reach are this small can a move's share of nodes prove
+/// anything.
+pub fn worth_solving(pos: &Position) -> bool {
+    Regions::of(pos).shared <= SOLVABLE_SHARED_SQUARES
+}
+
+/// The most empty squares in shared regions for [`worth_solving`]: a 5x5 position with 16
+/// took millions of nodes, a dozen tens of thousands.
+const SOLVABLE_SHARED_SQUARES: u32 = 14;
 
 #[cfg(test)]
 mod tests {
@@ -250,6 +442,33 @@ mod tests {
             let pos = Position::from_setup_sized(5, 5, &[sq("a1")], &[sq("e1")], &arrows, side).unwrap();
             assert_eq!(solve(&pos, u64::MAX).winner, Some(side.opponent()));
         }
+    }
+
+    /// A proof run in small slices reaches the verdict of one long run, and the positions it
+    /// settled, given to a new solver, settle the same root with fewer nodes.
+    #[test]
+    fn runs_resume_and_solved_lists_carry_over() {
+        let mut pos = Position::start(5, 5).unwrap();
+        for mv in ["a2-c2/b2", "d5-d4/d3", "d1-d2/d1", "a4-a3/a4", "c2-c3/c5"] {
+            pos.play(pos.parse_move(mv).unwrap()).unwrap();
+        }
+        let whole = solve(&pos, u64::MAX);
+        assert!(whole.winner.is_some() && whole.nodes > 5 * u64::from(RECORD_WORK), "{whole:?}");
+        let mut sliced = Solver::new(&pos);
+        let mut answer = sliced.run(5_000);
+        while answer.winner.is_none() {
+            answer = sliced.run(5_000);
+        }
+        assert_eq!(answer.winner, whole.winner);
+        let settled = sliced.take_settled();
+        assert!(!settled.is_empty() && sliced.take_settled().is_empty());
+        let mut helped = Solver::new(&pos);
+        for (position, winner) in &settled {
+            helped.learn(position, *winner);
+        }
+        let again = helped.run(u64::MAX);
+        assert_eq!(again.winner, whole.winner);
+        assert!(again.nodes < whole.nodes, "{} nodes with the list, {} without", again.nodes, whole.nodes);
     }
 
     #[test]

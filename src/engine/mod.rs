@@ -133,7 +133,8 @@ impl Engine {
     }
 
     /// Chooses a move for a front end: like [`Engine::go`], but a game small enough to be solved
-    /// is searched exactly to its end and no further.
+    /// is searched exactly to its end and no further, and a game whose solver pays
+    /// ([`Playable::solver_by_default`]) calls on it.
     pub fn think<G: Playable>(
         &mut self,
         pos: &G,
@@ -143,6 +144,7 @@ impl Engine {
         on_event: &mut OnEvent<'_, G::Move>,
     ) -> SearchResult<G::Move> {
         let mut limits = limits.clone();
+        limits.solver |= pos.solver_by_default();
         if let Some(depth) = pos.solving_depth() {
             limits.depth = Some(limits.depth.map_or(depth, |d| d.min(depth)).max(1));
         }
@@ -255,6 +257,30 @@ mod tests {
             // A wasted square would end the game a move early (Black) or lose it (White).
             assert_eq!(pos.winner(), Some(Color::White));
             assert_eq!(pos.history().len(), if first == Color::White { 11 } else { 10 });
+        }
+    }
+
+    /// On a small board late in the game, `think` calls on the Amazons solver: in positions
+    /// where 40,000 nodes of search alone see no forced win, it proves one, reports it as a win
+    /// and plays a move that wins (checked by solving the position after it).
+    #[test]
+    fn thinking_plays_a_proven_win() {
+        let mut engine = Engine::new(8, 1);
+        let limits = SearchLimits { nodes: Some(40_000), ..SearchLimits::default() };
+        for setup in [
+            "white d1 b2 b3 e3 black a4 e4 b5 c5 arrows a1 b1 c1 c2 c4 d4 tomove white",
+            "white c1 a2 d2 e2 black a4 d4 e4 b5 arrows b2 c2 a3 b3 c3 c5 tomove white",
+        ] {
+            let mut pos = Position::start(5, 5).unwrap().set_up(setup).unwrap();
+            engine.new_game();
+            let searched = engine.go(&pos, &limits, Instant::now(), &AtomicBool::new(false), &mut |_| {});
+            assert!(!crate::score::is_mate(searched.score), "the search alone proves {setup}");
+            engine.new_game();
+            let result = engine.think(&pos, &limits, Instant::now(), &AtomicBool::new(false), &mut |_| {});
+            let mv = result.best_move.unwrap();
+            assert!(crate::score::is_mate(result.score) && result.score > 0, "{mv}: {}", result.score);
+            pos.play(mv).unwrap();
+            assert_eq!(crate::amazons::solve::solve(&pos, u64::MAX).winner, Some(Color::White), "{mv} does not win");
         }
     }
 }

@@ -110,11 +110,15 @@ pub const HELP: [(&str, &str); 13] = [
     ),
     (
         "solve",
-        "  arbor solve amazons [--size N|WxH] [--position SETUP] [--nodes N]
+        "  arbor solve amazons [--size N|WxH] [--position SETUP] [--nodes N] [--solved FILE]
       Solves an Amazons position exactly: the start of the board (default 10x10; 5x5 to 11x11,
       width first) or SETUP on it ('white a2 b1 black e5 arrows c3 tomove black'). Prints one
       line: 'white wins by b1-b3/d3 (N nodes, T s)', 'black wins (N nodes, T s)' when the side
-      to move loses, or 'unproved after N nodes (T s)' once N nodes (default 100000000) are spent.",
+      to move loses, or 'unproved after N nodes (T s)' once N nodes (default 100000000) are spent.
+      --solved FILE: a solved list, read first if it exists, its positions taken as settled,
+      and added to every 10000000 nodes with the positions this run settled at a cost of 10000
+      nodes or more, one a line ('SETUP: white wins'); so a stopped run resumes where it was,
+      and lists from several machines (solving sub-positions) can be joined with cat.",
     ),
     (
         "params",
@@ -188,6 +192,7 @@ pub enum Request {
         size: (usize, usize),
         position: Option<String>,
         nodes: u64,
+        solved: Option<String>,
     },
     Replay {
         engine: Vec<String>,
@@ -636,7 +641,7 @@ fn prove(parser: &mut Parser) -> Result<Request, lexopt::Error> {
 }
 
 fn solve(parser: &mut Parser) -> Result<Request, lexopt::Error> {
-    let (mut size, mut position, mut nodes) = ((10, 10), None, 100_000_000);
+    let (mut size, mut position, mut nodes, mut solved) = ((10, 10), None, 100_000_000, None);
     let mut game_named = false;
     while let Some(arg) = parser.next()? {
         match arg {
@@ -651,6 +656,7 @@ fn solve(parser: &mut Parser) -> Result<Request, lexopt::Error> {
             Long("size") => size = board_size(parser)?,
             Long("position") => position = Some(parser.value()?.string()?),
             Long("nodes") => nodes = value(parser, "--nodes")?,
+            Long("solved") => solved = Some(parser.value()?.string()?),
             arg => return Err(arg.unexpected()),
         }
     }
@@ -660,7 +666,7 @@ fn solve(parser: &mut Parser) -> Result<Request, lexopt::Error> {
     if nodes == 0 {
         return Err("--nodes: 0 is not a positive count".into());
     }
-    Ok(Request::Solve { size, position, nodes })
+    Ok(Request::Solve { size, position, nodes, solved })
 }
 
 /// `params`: the table, as text.
@@ -774,7 +780,7 @@ mod tests {
         ] {
             assert!(parse_line(line).is_ok(), "{line}: {:?}", parse_line(line).err());
         }
-        let Ok(Request::Solve { size, position: None, nodes: 1000 }) =
+        let Ok(Request::Solve { size, position: None, nodes: 1000, solved: None }) =
             parse_line("solve amazons --size 6x5 --nodes 1000")
         else {
             panic!("solve")

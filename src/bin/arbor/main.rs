@@ -69,7 +69,9 @@ fn main() -> ExitCode {
         Request::Forbidden { size } => run_forbidden(size),
         Request::Evaluate { size, rule, network } => run_evaluate(size, rule, network.as_deref()),
         Request::Prove { size, rule, nodes } => run_prove(size, rule, nodes),
-        Request::Solve { size, position, nodes } => run_solve(size, position.as_deref(), nodes),
+        Request::Solve { size, position, nodes, solved } => {
+            run_solve(size, position.as_deref(), nodes, solved.as_deref())
+        }
         Request::Features { size } => run_features(size),
     };
     match result {
@@ -345,16 +347,41 @@ fn run_forbidden(size: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// One line per input line, on stdout: the proof, or an `error` line for input that is not a
-/// playable position, after which the next lines are read as usual.
-fn run_solve((width, height): (usize, usize), position: Option<&str>, nodes: u64) -> Result<(), String> {
+/// Nodes between two additions to a solved list.
+const SOLVED_LIST_INTERVAL: u64 = 10_000_000;
+
+/// Proves the start of a board or a set-up position, resuming from and adding to a solved list
+/// when one is named; one line of verdict on stdout, progress on stderr.
+fn run_solve(
+    (width, height): (usize, usize),
+    position: Option<&str>,
+    nodes: u64,
+    solved: Option<&str>,
+) -> Result<(), String> {
     let start = Position::start(width, height).map_err(|e| format!("--size: {e}"))?;
     let pos = match position {
         Some(text) => start.set_up(text).map_err(|e| format!("--position: {e}"))?,
-        None => start,
+        None => start.clone(),
     };
     let clock = Instant::now();
-    let solution = amazons::solve::solve(&pos, nodes);
+    let mut solver = amazons::solve::Solver::new(&pos);
+    if let Some(path) = solved {
+        let learnt = read_solved_list(path, &start, &mut solver)?;
+        eprintln!("{path}: {learnt} solved positions read");
+    }
+    let mut solution = solver.run(0);
+    while solution.winner.is_none() && solution.nodes < nodes {
+        solution = solver.run(SOLVED_LIST_INTERVAL.min(nodes - solution.nodes));
+        if let Some(path) = solved {
+            let added = append_solved_list(path, &solver.take_settled())?;
+            eprintln!(
+                "{} nodes, {:.0} s, {} positions in the table, {added} added to {path}",
+                solution.nodes,
+                clock.elapsed().as_secs_f64(),
+                solver.table_len()
+            );
+        }
+    }
     let spent = format!("{} nodes, {:.1} s", solution.nodes, clock.elapsed().as_secs_f64());
     println!(
         "{}",
@@ -365,6 +392,47 @@ fn run_solve((width, height): (usize, usize), position: Option<&str>, nodes: u64
         }
     );
     Ok(())
+}
+
+/// Reads a solved list (`SETUP: white wins` lines; blank lines and `#` comments skipped) into
+/// `solver`, positions set up on `board`'s size; a missing file is an empty list.
+fn read_solved_list(path: &str, board: &Position, solver: &mut amazons::solve::Solver) -> Result<usize, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(format!("{path}: {e}")),
+    };
+    let mut learnt = 0;
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let parsed = line.rsplit_once(':').ok_or_else(|| "no ': white wins' or ': black wins'".to_string()).and_then(
+            |(setup, verdict)| {
+                let winner = match verdict.trim() {
+                    "white wins" => amazons::Color::White,
+                    "black wins" => amazons::Color::Black,
+                    other => return Err(format!("'{other}' is not 'white wins' or 'black wins'")),
+                };
+                Ok((board.set_up(setup)?, winner))
+            },
+        );
+        let (pos, winner) = parsed.map_err(|e| format!("{path} line {}: {e}", index + 1))?;
+        solver.learn(&pos, winner);
+        learnt += 1;
+    }
+    Ok(learnt)
+}
+
+/// Appends `settled` positions to the solved list at `path`; how many.
+fn append_solved_list(path: &str, settled: &[(Position, amazons::Color)]) -> Result<usize, String> {
+    use std::io::Write as _;
+    let mut file =
+        std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(|e| format!("{path}: {e}"))?;
+    let lines: String = settled.iter().map(|(pos, winner)| format!("{}: {winner} wins\n", pos.setup_text())).collect();
+    file.write_all(lines.as_bytes()).and_then(|()| file.flush()).map_err(|e| format!("{path}: {e}"))?;
+    Ok(settled.len())
 }
 
 fn run_prove(size: usize, rule: gomoku::Rule, nodes: u64) -> Result<(), String> {
