@@ -65,7 +65,7 @@ pub fn solve_resuming(pos: &Position, max_nodes: u64) -> Solution {
             }
             _ => slot.insert(Solver::new(pos)),
         };
-        solver.root = pos.clone();
+        solver.set_root(pos);
         solver.nodes = 0;
         let solution = solver.run(max_nodes);
         solver.settled.clear();
@@ -154,6 +154,13 @@ impl Solver {
     /// first.
     pub fn take_settled(&mut self) -> Vec<(Position, Color)> {
         std::mem::take(&mut self.settled)
+    }
+
+    /// Makes `pos` (on the same board) the position [`Solver::run`] solves, keeping the table:
+    /// what was settled on the way to one root is settled for the next.
+    pub fn set_root(&mut self, pos: &Position) {
+        debug_assert_eq!((pos.width(), pos.height()), (self.root.width(), self.root.height()));
+        self.root = pos.clone();
     }
 
     /// How many positions the table holds.

@@ -110,7 +110,7 @@ pub const HELP: [(&str, &str); 13] = [
     ),
     (
         "solve",
-        "  arbor solve amazons [--size N|WxH] [--position SETUP] [--nodes N] [--solved FILE]
+        "  arbor solve amazons [--size N|WxH] [--position SETUP] [--nodes N] [--solved FILE] [--each-move]
       Solves an Amazons position exactly: the start of the board (default 10x10; 5x5 to 11x11,
       width first) or SETUP on it ('white a2 b1 black e5 arrows c3 tomove black'). Prints one
       line: 'white wins by b1-b3/d3 (N nodes, T s)', 'black wins (N nodes, T s)' when the side
@@ -118,7 +118,9 @@ pub const HELP: [(&str, &str); 13] = [
       --solved FILE: a solved list, read first if it exists, its positions taken as settled,
       and added to every 10000000 nodes with the positions this run settled at a cost of 10000
       nodes or more, one a line ('SETUP: white wins'); so a stopped run resumes where it was,
-      and lists from several machines (solving sub-positions) can be joined with cat.",
+      and lists from several machines (solving sub-positions) can be joined with cat.
+      --each-move: solves the position after each legal move instead, N nodes each, one table
+      for all: a line per move ('b5-b4/c3: white wins (N nodes, T s)'), then a count.",
     ),
     (
         "params",
@@ -193,6 +195,7 @@ pub enum Request {
         position: Option<String>,
         nodes: u64,
         solved: Option<String>,
+        each_move: bool,
     },
     Replay {
         engine: Vec<String>,
@@ -641,7 +644,7 @@ fn prove(parser: &mut Parser) -> Result<Request, lexopt::Error> {
 }
 
 fn solve(parser: &mut Parser) -> Result<Request, lexopt::Error> {
-    let (mut size, mut position, mut nodes, mut solved) = ((10, 10), None, 100_000_000, None);
+    let (mut size, mut position, mut nodes, mut solved, mut each_move) = ((10, 10), None, 100_000_000, None, false);
     let mut game_named = false;
     while let Some(arg) = parser.next()? {
         match arg {
@@ -657,6 +660,7 @@ fn solve(parser: &mut Parser) -> Result<Request, lexopt::Error> {
             Long("position") => position = Some(parser.value()?.string()?),
             Long("nodes") => nodes = value(parser, "--nodes")?,
             Long("solved") => solved = Some(parser.value()?.string()?),
+            Long("each-move") => each_move = true,
             arg => return Err(arg.unexpected()),
         }
     }
@@ -666,7 +670,7 @@ fn solve(parser: &mut Parser) -> Result<Request, lexopt::Error> {
     if nodes == 0 {
         return Err("--nodes: 0 is not a positive count".into());
     }
-    Ok(Request::Solve { size, position, nodes, solved })
+    Ok(Request::Solve { size, position, nodes, solved, each_move })
 }
 
 /// `params`: the table, as text.
@@ -780,12 +784,18 @@ mod tests {
         ] {
             assert!(parse_line(line).is_ok(), "{line}: {:?}", parse_line(line).err());
         }
-        let Ok(Request::Solve { size, position: None, nodes: 1000, solved: None }) =
+        let Ok(Request::Solve { size, position: None, nodes: 1000, solved: None, each_move: false }) =
             parse_line("solve amazons --size 6x5 --nodes 1000")
         else {
             panic!("solve")
         };
         assert_eq!(size, (6, 5));
+        let Ok(Request::Solve { solved: Some(list), each_move: true, .. }) =
+            parse_line("solve amazons --each-move --solved list.txt")
+        else {
+            panic!("solve --each-move --solved")
+        };
+        assert_eq!(list, "list.txt");
         assert!(parse_line("solve amazons --size 6y5").err().unwrap().contains("WIDTHxHEIGHT"));
         assert!(parse_line("solve --size 6").err().unwrap().contains("solve amazons"));
         let Ok(Request::Replay { engine, files, ending }) = parse_line("replay --engine x --crlf 1 -- a.txt") else {

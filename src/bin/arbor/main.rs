@@ -69,8 +69,8 @@ fn main() -> ExitCode {
         Request::Forbidden { size } => run_forbidden(size),
         Request::Evaluate { size, rule, network } => run_evaluate(size, rule, network.as_deref()),
         Request::Prove { size, rule, nodes } => run_prove(size, rule, nodes),
-        Request::Solve { size, position, nodes, solved } => {
-            run_solve(size, position.as_deref(), nodes, solved.as_deref())
+        Request::Solve { size, position, nodes, solved, each_move } => {
+            run_solve(size, position.as_deref(), nodes, solved.as_deref(), each_move)
         }
         Request::Features { size } => run_features(size),
     };
@@ -350,25 +350,65 @@ fn run_forbidden(size: usize) -> Result<(), String> {
 /// Nodes between two additions to a solved list.
 const SOLVED_LIST_INTERVAL: u64 = 10_000_000;
 
-/// Proves the start of a board or a set-up position, resuming from and adding to a solved list
-/// when one is named; one line of verdict on stdout, progress on stderr.
+/// Proves the start of a board or a set-up position (or, with `each_move`, the position after
+/// each of its moves), resuming from and adding to a solved list when one is named; verdicts on
+/// stdout, progress on stderr.
 fn run_solve(
     (width, height): (usize, usize),
     position: Option<&str>,
     nodes: u64,
     solved: Option<&str>,
+    each_move: bool,
 ) -> Result<(), String> {
     let start = Position::start(width, height).map_err(|e| format!("--size: {e}"))?;
     let pos = match position {
         Some(text) => start.set_up(text).map_err(|e| format!("--position: {e}"))?,
         None => start.clone(),
     };
-    let clock = Instant::now();
     let mut solver = amazons::solve::Solver::new(&pos);
     if let Some(path) = solved {
         let learnt = read_solved_list(path, &start, &mut solver)?;
         eprintln!("{path}: {learnt} solved positions read");
     }
+    if !each_move {
+        let clock = Instant::now();
+        let solution = solve_in_slices(&mut solver, nodes, solved)?;
+        println!("{}", describe_solution(&solution, solution.nodes, clock));
+        return Ok(());
+    }
+    let moves = pos.legal_moves();
+    let mut wins = [0usize; 2];
+    for &mv in &moves {
+        let mut after = pos.clone();
+        after.play(mv).map_err(|e| e.to_string())?;
+        solver.set_root(&after);
+        let (clock, before) = (Instant::now(), solver.run(0).nodes);
+        let solution = solve_in_slices(&mut solver, before.saturating_add(nodes), solved)?;
+        println!("{mv}: {}", describe_solution(&solution, solution.nodes - before, clock));
+        if let Some(winner) = solution.winner {
+            wins[usize::from(winner != pos.side_to_move())] += 1;
+        }
+    }
+    let proved = wins[0] + wins[1];
+    println!(
+        "{} moves: {} win for {}, {} lose, {} unproved",
+        moves.len(),
+        wins[0],
+        pos.side_to_move(),
+        wins[1],
+        moves.len() - proved
+    );
+    Ok(())
+}
+
+/// Runs `solver` until it settles its root or has spent `nodes` in all, adding to the solved
+/// list at `solved` (when named) every [`SOLVED_LIST_INTERVAL`] nodes.
+fn solve_in_slices(
+    solver: &mut amazons::solve::Solver,
+    nodes: u64,
+    solved: Option<&str>,
+) -> Result<amazons::solve::Solution, String> {
+    let clock = Instant::now();
     let mut solution = solver.run(0);
     while solution.winner.is_none() && solution.nodes < nodes {
         solution = solver.run(SOLVED_LIST_INTERVAL.min(nodes - solution.nodes));
@@ -382,16 +422,17 @@ fn run_solve(
             );
         }
     }
-    let spent = format!("{} nodes, {:.1} s", solution.nodes, clock.elapsed().as_secs_f64());
-    println!(
-        "{}",
-        match (solution.winner, solution.best) {
-            (Some(winner), Some(best)) => format!("{winner} wins by {best} ({spent})"),
-            (Some(winner), None) => format!("{winner} wins ({spent})"),
-            (None, _) => format!("unproved after {spent}"),
-        }
-    );
-    Ok(())
+    Ok(solution)
+}
+
+/// `white wins by b1-b3/d3 (N nodes, T s)`, `black wins (...)` or `unproved after ...`.
+fn describe_solution(solution: &amazons::solve::Solution, nodes: u64, clock: Instant) -> String {
+    let spent = format!("{nodes} nodes, {:.1} s", clock.elapsed().as_secs_f64());
+    match (solution.winner, solution.best) {
+        (Some(winner), Some(best)) => format!("{winner} wins by {best} ({spent})"),
+        (Some(winner), None) => format!("{winner} wins ({spent})"),
+        (None, _) => format!("unproved after {spent}"),
+    }
 }
 
 /// Reads a solved list (`SETUP: white wins` lines; blank lines and `#` comments skipped) into
