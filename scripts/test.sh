@@ -4,7 +4,7 @@
 # bench signature; then a real third-party Gomocup client (pygomo-lib, from PyPI) plays whole
 # games against the release brain; the game runner (scripts/games.py) plays the same games
 # through a Dask cluster as directly, and the SPSA tuner (scripts/spsa.py) resumes exactly;
-# training data comes out the same through the cluster, and the learned evaluation's pipeline
+# training data comes out the same through the cluster, as do an Amazons proof's parts, and the learned evaluation's pipeline
 # (scripts/learn/) runs end to end; last, the Windows executables are cross-built and checked under Wine
 # (scripts/test-windows.sh). Run from anywhere: bash scripts/test.sh
 set -euo pipefail
@@ -47,6 +47,8 @@ fi
 "$runner/bin/python" tests/spsa_run.py
 # Training data through the same cluster: the same bytes as made directly, resumed exactly.
 "$runner/bin/python" tests/generate_cluster.py target/release/arbor
+# An Amazons proof split over the same cluster: the same verdicts as solved here.
+"$runner/bin/python" tests/solve_cluster.py target/release/arbor
 
 # The learned evaluation's pipeline (data, baseline, trainer) in its own environment.
 learn=target/learn-venv
