@@ -408,30 +408,36 @@ mod tests {
     #[test]
     fn verdicts_match_the_plain_definition() {
         let mut keys = crate::zobrist::KeyStream::new(0x501e_0000_0000_0001);
-        let (mut checked, mut won) = (0, 0);
-        while checked < 40 {
-            let mut pos = Position::start(5, 5).unwrap();
-            // Random moves until about eight empty squares are left.
-            while pos.arrow_count() < 9 && !pos.is_over() {
-                let moves = pos.legal_moves();
-                pos.play(moves[(keys.next_key() % moves.len() as u64) as usize]).unwrap();
+        // A square board (eight symmetries) and a rectangle (four).
+        for (width, height) in [(5, 5), (6, 5)] {
+            let (mut checked, mut won) = (0, 0);
+            while checked < 40 {
+                let mut pos = Position::start(width, height).unwrap();
+                // Random moves until about eight empty squares are left.
+                while pos.arrow_count() + 16 < (width * height) as u32 && !pos.is_over() {
+                    let moves = pos.legal_moves();
+                    pos.play(moves[(keys.next_key() % moves.len() as u64) as usize]).unwrap();
+                }
+                if pos.is_over() {
+                    continue;
+                }
+                let solution = solve(&pos, u64::MAX);
+                let me = pos.side_to_move();
+                let expected = if plain_wins(&mut pos.clone()) { me } else { me.opponent() };
+                assert_eq!(solution.winner, Some(expected), "{pos:?}");
+                won += usize::from(expected == me);
+                if let Some(best) = solution.best {
+                    let mut after = pos.clone();
+                    after.play(best).unwrap();
+                    assert!(!plain_wins(&mut after), "{best} does not win\n{pos:?}");
+                }
+                checked += 1;
             }
-            if pos.is_over() {
-                continue;
-            }
-            let solution = solve(&pos, u64::MAX);
-            let me = pos.side_to_move();
-            let expected = if plain_wins(&mut pos.clone()) { me } else { me.opponent() };
-            assert_eq!(solution.winner, Some(expected), "{pos:?}");
-            won += usize::from(expected == me);
-            if let Some(best) = solution.best {
-                let mut after = pos.clone();
-                after.play(best).unwrap();
-                assert!(!plain_wins(&mut after), "{best} does not win\n{pos:?}");
-            }
-            checked += 1;
+            assert!(
+                (10..=30).contains(&won),
+                "{won} of 40 won on {width}x{height}: the sample should hold both verdicts"
+            );
         }
-        assert!((10..=30).contains(&won), "{won} of 40 won: the sample should hold both verdicts");
     }
 
     #[test]
