@@ -106,6 +106,14 @@ struct Entry {
     work: u32,
 }
 
+impl Entry {
+    /// A position whose side to move `wins` (or loses) with best play.
+    fn settled(wins: bool, work: u32) -> Entry {
+        let (proof, disproof) = if wins { (0, INFINITE) } else { (INFINITE, 0) };
+        Entry { proof, disproof, work }
+    }
+}
+
 impl Solver {
     pub fn new(pos: &Position) -> Solver {
         Solver {
@@ -123,8 +131,7 @@ impl Solver {
     /// as a solved list records it: the search will not look into it again.
     pub fn learn(&mut self, pos: &Position, winner: Color) {
         let key = Keys::of(pos, &self.symmetries).canonical(&self.symmetries);
-        let (proof, disproof) = if winner == pos.side_to_move() { (0, INFINITE) } else { (INFINITE, 0) };
-        self.numbers.insert(key, Entry { proof, disproof, work: 0 });
+        self.numbers.insert(key, Entry::settled(winner == pos.side_to_move(), 0));
     }
 
     /// Searches on for about `nodes` more nodes; the answer so far.
@@ -133,15 +140,13 @@ impl Solver {
         let mut pos = self.root.clone();
         let me = pos.side_to_move();
         let keys = Keys::of(&pos, &self.symmetries);
-        let unproved = Solution { winner: None, best: None, nodes: self.nodes };
-        if self.expand(&mut pos, keys, INFINITE, INFINITE).is_none() {
-            return Solution { nodes: self.nodes, ..unproved };
-        }
-        // Settled one way or the other, unless the numbers grew past what they can count.
+        let finished = self.expand(&mut pos, keys, INFINITE, INFINITE).is_some();
+        // Settled one way or the other, unless the budget ran out or the numbers grew past
+        // what they can count.
         match self.numbers(keys.canonical(&self.symmetries)) {
-            (0, _) => {}
-            (_, 0) => return Solution { winner: Some(me.opponent()), best: None, nodes: self.nodes },
-            _ => return Solution { nodes: self.nodes, ..unproved },
+            (0, _) if finished => {}
+            (_, 0) if finished => return Solution { winner: Some(me.opponent()), best: None, nodes: self.nodes },
+            _ => return Solution { winner: None, best: None, nodes: self.nodes },
         }
         let best = pos.legal_moves().into_iter().find(|&mv| {
             let (_, disproof) = self.numbers(keys.after(mv, &self.symmetries).canonical(&self.symmetries));
@@ -199,8 +204,7 @@ impl Solver {
             // A position in the table has been looked at: it is not one settled without a search.
             None => {
                 if let Some(wins) = self.exact(pos)? {
-                    let (proof, disproof) = if wins { (0, INFINITE) } else { (INFINITE, 0) };
-                    self.numbers.insert(key, Entry { proof, disproof, work: 1 });
+                    self.numbers.insert(key, Entry::settled(wins, 1));
                     return Some(());
                 }
                 0
