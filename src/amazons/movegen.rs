@@ -73,7 +73,8 @@ impl Position {
         total
     }
 
-    /// Leaf positions `depth` plies ahead (1 for depth 0), counted in bulk at the last ply.
+    /// Leaf positions `depth` plies ahead (1 for depth 0), the last two plies counted without
+    /// making their moves.
     pub fn perft(&self, depth: u32) -> u64 {
         fn walk(pos: &mut Position, depth: u32, moves: &mut Vec<Vec<Move>>) -> u64 {
             if depth == 2 {
