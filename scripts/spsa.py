@@ -35,10 +35,12 @@ import re
 import shlex
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 sys.dont_write_bytecode = True                   # no __pycache__ in the repository
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 import games  # noqa: E402
 
@@ -50,6 +52,13 @@ def read_table(arbor):
     lines = subprocess.run([arbor, "params"], capture_output=True, text=True, check=True).stdout.splitlines()
     return {name: (int(default), int(low), int(high), float(step))
             for name, default, low, high, step in (line.split() for line in lines)}
+
+
+def stored(path):
+    """A path as the state keeps it: relative to the repository where it lies inside, so that a
+    run resumes from another checkout (a lent machine, a worker's copy)."""
+    path = Path(path).resolve()
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
 def gains(config, k):
@@ -106,6 +115,9 @@ def main():
     ap.add_argument("--engine-args", help="arguments both sides take before their --param ones, for example"
                     " '--network embedded' (kept in the state)")
     ap.add_argument("--stop-after", type=int, help="stop once k reaches this (default N)")
+    ap.add_argument("--deadline", type=float, help="seconds: after the first batch, start no batch that the"
+                    " slowest batch so far says would end later than this after the start (for a lent machine's"
+                    " limited time)")
     games.add_runner_arguments(ap)
     args = ap.parse_args()
 
@@ -118,7 +130,8 @@ def main():
         given = {name: getattr(args, name)
                  for name in ("iterations", "nodes", "r_end", "seed", "tune", "openings", "engine_args")}
         clash = [name for name, value in given.items()
-                 if value is not None and value != ap.get_default(name) and value != config.get(name)]
+                 if value is not None and value != ap.get_default(name)
+                 and (stored(value) if name == "openings" else value) != config.get(name)]
         if clash:
             ap.error(f"{state_path} holds a run with other settings ({', '.join(clash)}); "
                      "a resumed run takes its settings from the state file")
@@ -136,11 +149,11 @@ def main():
         if not chosen:
             ap.error(f"--tune {args.tune!r} matches no parameter")
         config = {"iterations": args.iterations, "r_end": args.r_end, "nodes": args.nodes, "seed": args.seed,
-                  "tune": args.tune, "openings": args.openings, "engine_args": args.engine_args or "",
+                  "tune": args.tune, "openings": stored(args.openings), "engine_args": args.engine_args or "",
                   "params": chosen}
         k, theta = 0, {name: float(entry[0]) for name, entry in chosen.items()}
         state_path.parent.mkdir(parents=True, exist_ok=True)
-    openings = games.read_openings(config["openings"], 15)
+    openings = games.read_openings(ROOT / config["openings"], 15)
     stop = min(args.stop_after or config["iterations"], config["iterations"])
     workers = 1 if args.direct else (args.workers or 2)
     batch = args.batch or 2 * workers
@@ -151,8 +164,13 @@ def main():
     print(f"spsa.py: {len(config['params'])} parameters, k = {k} of {config['iterations']}, "
           f"{config['nodes']} nodes a move, batches of {batch}, state in {state_path}", flush=True)
 
+    started, slowest = time.monotonic(), 0.0
     with games.runner(args, programs) as play:
         while k < stop:
+            if args.deadline and slowest and time.monotonic() - started + slowest > args.deadline:
+                print(f"spsa.py: stopped at k = {k}: another batch would pass the deadline", flush=True)
+                break
+            batch_start = time.monotonic()
             ks = range(k + 1, min(k + batch, stop) + 1)
             tasks, signs = [], {}
             for kk in ks:
@@ -178,6 +196,7 @@ def main():
             partial = state_path.with_suffix(".partial")
             partial.write_text(json.dumps({"config": config, "k": k, "theta": theta}, indent=1) + "\n")
             os.replace(partial, state_path)
+            slowest = max(slowest, time.monotonic() - batch_start)
             print(f"k = {k}: results {[results[kk] for kk in ks]}", flush=True)
     for name, value in theta.items():
         print(f"{name}={round(value)}  # default {config['params'][name][0]}, now {value:.2f}")
