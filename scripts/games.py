@@ -38,6 +38,7 @@ Usage:
 import argparse
 import contextlib
 import hashlib
+import itertools
 import json
 import os
 import shutil
@@ -118,13 +119,16 @@ def referee_program(ap, args):
 
 @contextlib.contextmanager
 def runner(args, programs, work=play_pair):
-    """Yields play(tasks, on_result), which runs work(task, programs) for each task (by default
-    a game pair) here (--direct) or on the Dask cluster the arguments name and calls on_result
-    with each answer as it comes; a true answer from on_result drops the tasks not yet run. A
+    """Yields play(tasks, on_result, window=None), which runs work(task, programs) for each task
+    (by default a game pair) here (--direct) or on the Dask cluster the arguments name and calls
+    on_result with each answer as it comes; a true answer from on_result drops the tasks not yet
+    run. With a window, at most that many tasks are out at once and the next one is taken from
+    `tasks` (an iterable, read lazily) only after on_result has seen an answer, so a task can
+    depend on the answers before it. A
     `work` defined in a script's main module travels by value; one of another module needs that
     module on the workers."""
     if args.direct:
-        def play_here(tasks, on_result):
+        def play_here(tasks, on_result, window=None):
             for task in tasks:
                 if on_result(work(task, programs)):
                     break
@@ -146,12 +150,17 @@ def runner(args, programs, work=play_pair):
             client.upload_file(str(HERE / module))
         shared = client.scatter(programs, broadcast=True, hash=False)
 
-        def play(tasks, on_result):
-            futures = client.map(work, tasks, programs=shared, pure=False)
-            for future in as_completed(futures):
+        def play(tasks, on_result, window=None):
+            tasks = iter(tasks)
+            futures = client.map(work, list(itertools.islice(tasks, window)), programs=shared, pure=False)
+            pending = as_completed(futures)
+            for future in pending:
                 if on_result(future.result()):
                     client.cancel(futures)
                     break
+                for task in itertools.islice(tasks, 1 if window else 0):
+                    futures.append(client.submit(work, task, programs=shared, pure=False))
+                    pending.add(futures[-1])
 
         yield play
 

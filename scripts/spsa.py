@@ -16,9 +16,12 @@ The engine is a build with the tune feature (`cargo build --release --features t
 sides the same further arguments, for example '--network embedded' to tune around the network.
 
 Iterations run in batches of --batch from one θ, so the workers (scripts/games.py's options:
-a local cluster, --scheduler, --direct) stay busy. After each batch the run appends one line to
---history (k, θ, and each iteration's opening, signs and R) and then replaces its state (--state:
-the settings, k and θ), so a run stopped anywhere resumes from its last batch when started again
+a local cluster, --scheduler, --direct) stay busy; the path is then the same on any cluster.
+--asynchronous steps θ after each pair and draws the next pair around the new θ (fishtest's way),
+so no worker waits for a batch's slowest pair; its path depends on which pair ends first. After
+each batch (or pair) the run appends one line to --history (k, θ, and each iteration's opening,
+signs and R) and then replaces its state (--state: the settings, k, θ and the history's length),
+so a run stopped anywhere resumes from its last batch when started again
 with the same --state, which then supplies the settings (stop a background run as games.py says:
 `setsid` to start it, `kill -- -PGID` to end it with its games). The games are freestyle 15x15.
 At the end it prints θ as NAME=VALUE lines, the tuned values.
@@ -26,6 +29,8 @@ At the end it prints θ as NAME=VALUE lines, the tuned values.
 Usage:
   target/runner-venv/bin/python scripts/spsa.py --state target/spsa/run1.json --iterations 20000 \\
       --nodes 100000 --tune '^(lmr|lmp|rfp|razor|nmp)_' [--workers 2 | --scheduler tcp://HOST:8786]
+  On a machine lent for a fixed time (16 cores, 10 minutes a call), resuming a run:
+  python3 scripts/spsa.py --state docs/tuning/joint-700k.json --workers 16 --asynchronous --deadline 480
 """
 import argparse
 import json
@@ -110,14 +115,16 @@ def main():
     ap.add_argument("--nodes", type=int, help="nodes per move (needed to start a run)")
     ap.add_argument("--openings", default=str(HERE / "openings" / "freestyle_15.txt"))
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--batch", type=int, help="iterations played from one θ; default twice --workers (give it"
-                    " for a cluster named by --scheduler)")
+    ap.add_argument("--batch", type=int, help="iterations played from one θ, default twice --workers; with"
+                    " --asynchronous the pairs in flight, default --workers (give it for a cluster named by --scheduler)")
     ap.add_argument("--engine-args", help="arguments both sides take before their --param ones, for example"
                     " '--network embedded' (kept in the state)")
     ap.add_argument("--stop-after", type=int, help="stop once k reaches this (default N)")
-    ap.add_argument("--deadline", type=float, help="seconds: after the first batch, start no batch that the"
-                    " slowest batch so far says would end later than this after the start (for a lent machine's"
-                    " limited time)")
+    ap.add_argument("--asynchronous", action="store_true", help="step θ after each pair and draw the next pair"
+                    " around the new θ, --batch pairs in flight (fishtest's way: no worker waits for a batch's"
+                    " slowest pair, but the path depends on which pair ends first)")
+    ap.add_argument("--deadline", type=float, help="seconds: once a batch (or pair) has ended, start none that the"
+                    " slowest so far says would end later than this after the start (a lent machine's time)")
     games.add_runner_arguments(ap)
     args = ap.parse_args()
 
@@ -135,10 +142,11 @@ def main():
         if clash:
             ap.error(f"{state_path} holds a run with other settings ({', '.join(clash)}); "
                      "a resumed run takes its settings from the state file")
-        # A stop between the history line and the state leaves a line past the state's k.
+        # A stop between the history line and the state leaves a line the state has not taken
+        # in: the state counts its lines (a state written before it did, its k bounds them).
         if history_path.exists():
             lines = [line for line in history_path.read_text().splitlines() if line.strip()]
-            kept = [line for line in lines if json.loads(line)["k"] <= k]
+            kept = lines[:state["lines"]] if "lines" in state else [line for line in lines if json.loads(line)["k"] <= k]
             if len(kept) != len(lines):
                 history_path.write_text("".join(line + "\n" for line in kept))
     else:
@@ -156,48 +164,94 @@ def main():
     openings = games.read_openings(ROOT / config["openings"], 15)
     stop = min(args.stop_after or config["iterations"], config["iterations"])
     workers = 1 if args.direct else (args.workers or 2)
-    batch = args.batch or 2 * workers
+    batch = args.batch or (workers if args.asynchronous else 2 * workers)
     cli = games.referee_program(ap, args)
     engine = games.program(args.engine)
     shared_args = shlex.split(config.get("engine_args", ""))
     programs = dict([engine] + ([cli] if cli else []))
     print(f"spsa.py: {len(config['params'])} parameters, k = {k} of {config['iterations']}, "
-          f"{config['nodes']} nodes a move, batches of {batch}, state in {state_path}", flush=True)
+          f"{config['nodes']} nodes a move, {'pairs in flight' if args.asynchronous else 'batches of'} {batch}, "
+          f"state in {state_path}", flush=True)
+
+    def make_task(kk, theta):
+        """Iteration kk's game pair, played around θ, and its signs."""
+        rng = random.Random(f"{config['seed']}:{kk}")
+        signs = [rng.choice((-1, 1)) for _ in config["params"]]
+        ck = gains(config, kk)
+        engines = [{"name": name, "program": engine[0], "args": shared_args + side(config, theta, ck, signs, sign)}
+                   for name, sign in (("plus", 1), ("minus", -1))]
+        opening = rng.choice(openings)
+        return {"pair": kk, "opening": opening, "size": 15, "rule": "freestyle",
+                "limits": {"nodes": config["nodes"]}, "cli": cli and cli[0], "engines": engines}, signs
+
+    lines = sum(1 for line in history_path.read_text().splitlines() if line.strip()) if history_path.exists() else 0
+
+    def record(k, theta, iterations):
+        """The history line, then the state (written whole and renamed: a stop leaves one or the other)."""
+        nonlocal lines
+        with history_path.open("a") as history:
+            history.write(json.dumps({"k": k, "theta": theta, "iterations": iterations}) + "\n")
+        lines += 1
+        partial = state_path.with_suffix(".partial")
+        partial.write_text(json.dumps({"config": config, "k": k, "theta": theta, "lines": lines}, indent=1) + "\n")
+        os.replace(partial, state_path)
+
+    def entry(kk, task, signs, result):
+        return {"k": kk, "opening": task["opening"], "signs": "".join("+" if s > 0 else "-" for s in signs),
+                "result": result}
 
     started, slowest = time.monotonic(), 0.0
+
+    def past_deadline():
+        """Whether work as slow as the slowest so far, started now, would end past --deadline."""
+        return bool(args.deadline and slowest and time.monotonic() - started + slowest > args.deadline)
+
     with games.runner(args, programs) as play:
-        while k < stop:
-            if args.deadline and slowest and time.monotonic() - started + slowest > args.deadline:
-                print(f"spsa.py: stopped at k = {k}: another batch would pass the deadline", flush=True)
-                break
-            batch_start = time.monotonic()
-            ks = range(k + 1, min(k + batch, stop) + 1)
-            tasks, signs = [], {}
-            for kk in ks:
-                rng = random.Random(f"{config['seed']}:{kk}")
-                signs[kk] = [rng.choice((-1, 1)) for _ in config["params"]]
-                ck = gains(config, kk)
-                engines = [{"name": name, "program": engine[0],
-                            "args": shared_args + side(config, theta, ck, signs[kk], sign)}
-                           for name, sign in (("plus", 1), ("minus", -1))]
-                opening = rng.choice(openings)
-                tasks.append({"pair": kk, "opening": opening, "size": 15, "rule": "freestyle",
-                              "limits": {"nodes": config["nodes"]}, "cli": cli and cli[0], "engines": engines})
-            results = {}
-            play(tasks, lambda record: results.__setitem__(record["pair"], plus_result(record)))
-            for kk in ks:
-                theta = step(config, theta, kk, signs[kk], results[kk])
-            k = ks[-1]
-            iterations = [{"k": kk, "opening": task["opening"], "signs": "".join("+" if s > 0 else "-" for s in signs[kk]),
-                           "result": results[kk]} for kk, task in zip(ks, tasks)]
-            with history_path.open("a") as history:
-                history.write(json.dumps({"k": k, "theta": theta, "iterations": iterations}) + "\n")
-            # Written whole and then renamed, so a stop leaves the old state or the new one.
-            partial = state_path.with_suffix(".partial")
-            partial.write_text(json.dumps({"config": config, "k": k, "theta": theta}, indent=1) + "\n")
-            os.replace(partial, state_path)
-            slowest = max(slowest, time.monotonic() - batch_start)
-            print(f"k = {k}: results {[results[kk] for kk in ks]}", flush=True)
+        if args.asynchronous:
+            # Fishtest's way: each pair is drawn around θ as it stands when a worker is free, and
+            # its result steps θ as soon as it ends. k is the latest iteration applied; pairs in
+            # flight at a stop are dropped, and their iterations are not played again.
+            live, last = {}, k
+
+            def pairs():
+                nonlocal last
+                while last < stop and not past_deadline():
+                    last += 1
+                    task, signs = make_task(last, theta)
+                    live[last] = (task, signs, time.monotonic())
+                    yield task
+
+            def finished(answer):
+                nonlocal theta, k, slowest
+                kk = answer["pair"]
+                task, signs, begun = live.pop(kk)
+                result = plus_result(answer)
+                theta = step(config, theta, kk, signs, result)
+                k = max(k, kk)
+                record(k, theta, [entry(kk, task, signs, result)])
+                slowest = max(slowest, time.monotonic() - begun)
+                print(f"k = {kk}: result {result}", flush=True)
+
+            play(pairs(), finished, window=batch)
+            if past_deadline():
+                print(f"spsa.py: stopped at k = {k}: another pair would pass the deadline", flush=True)
+        else:
+            while k < stop:
+                if past_deadline():
+                    print(f"spsa.py: stopped at k = {k}: another batch would pass the deadline", flush=True)
+                    break
+                batch_start = time.monotonic()
+                ks = range(k + 1, min(k + batch, stop) + 1)
+                drawn = {kk: make_task(kk, theta) for kk in ks}
+                results = {}
+                play([task for task, _ in drawn.values()],
+                     lambda answer: results.__setitem__(answer["pair"], plus_result(answer)))
+                for kk in ks:
+                    theta = step(config, theta, kk, drawn[kk][1], results[kk])
+                k = ks[-1]
+                record(k, theta, [entry(kk, task, signs, results[kk]) for kk, (task, signs) in drawn.items()])
+                slowest = max(slowest, time.monotonic() - batch_start)
+                print(f"k = {k}: results {[results[kk] for kk in ks]}", flush=True)
     for name, value in theta.items():
         print(f"{name}={round(value)}  # default {config['params'][name][0]}, now {value:.2f}")
 

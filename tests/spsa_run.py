@@ -5,7 +5,9 @@ A short run at 300 nodes a move (pygomo-lib referees; CI has no c-gomoku-cli) is
 ways: 6 iterations straight, 4 then resumed to 6, and 4 on a local cluster of two workers. Fixed
 nodes on one thread make every game deterministic, so the resumed run must end at the straight
 run's θ, the cluster at the straight run's θ after 4, and replaying each history line's signs and
-results through the update rule must give the θ it recorded. A run past its --deadline plays
+results through the update rule must give the θ it recorded. An asynchronous run (each pair
+drawn around the latest θ) with one pair in flight must follow batches of one, and on two
+workers its history must replay as well, whichever pair ended first. A run past its --deadline plays
 its first batch only, and the state names the openings relative to the repository. Arguments for both engines
 (--engine-args) are kept in the state, reach the engines (an unknown flag stops the run) and
 cannot change on resuming.
@@ -63,6 +65,10 @@ def main():
         cluster = run(folder / "cluster.json", "--workers", "2", "--stop-after", "4")
         networked = run(folder / "network.json", "--direct", "--stop-after", "2", "--engine-args", "--network embedded")
         changed = attempt(folder / "network.json", "--direct", "--stop-after", "4", "--engine-args", "--hash 1")
+        single = run(folder / "single.json", "--direct", "--batch", "1", "--stop-after", "4")
+        one_by_one = run(folder / "async.json", "--direct", "--asynchronous", "--stop-after", "2")
+        one_by_one = run(folder / "async.json", "--direct", "--asynchronous", "--stop-after", "4")
+        spread = run(folder / "spread.json", "--workers", "2", "--asynchronous", "--stop-after", "4")
         deadline = run(folder / "deadline.json", "--direct", "--stop-after", "6", "--deadline", "0.001")
         unknown = attempt(folder / "unknown.json", "--direct", "--stop-after", "2", "--engine-args=--no-such-flag")
         history = (folder / "straight.history.jsonl").read_text().splitlines()
@@ -83,6 +89,10 @@ def main():
             "the engines' own arguments are kept in the state":
                 networked["k"] == 2 and networked["config"]["engine_args"] == "--network embedded",
             "a resumed run refuses other engine arguments": changed.returncode != 0 and "engine_args" in changed.stderr,
+            "asynchronous, one pair at a time, resumed: the θ of batches of one":
+                one_by_one["k"] == 4 and one_by_one["theta"] == single["theta"] and one_by_one["lines"] == 4,
+            "asynchronous on two workers: each history line's θ follows from its signs and results":
+                spread["lines"] == 4 and replayed(spread, folder / "spread.history.jsonl"),
             "the state names the openings relative to the repository (it resumes in another checkout)":
                 straight["config"]["openings"] == "scripts/openings/freestyle_15.txt",
             "past --deadline the first batch is played and no other": deadline["k"] == 2,
