@@ -488,6 +488,7 @@ impl Position {
     }
 
     /// Empty squares next to `square`.
+    #[inline]
     pub(crate) fn free_neighbours(&self, square: usize) -> u32 {
         (king_attacks(square) & !self.occupied).count_ones()
     }

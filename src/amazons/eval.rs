@@ -19,6 +19,8 @@
 //! Once no empty square is reachable by both sides the game is a filling race and the
 //! evaluation counts it instead (see [`race_score`]).
 
+#[cfg(target_arch = "x86_64")]
+use super::attacks::has_popcnt;
 use super::attacks::{Bits, GRID, SQUARES, neighbours, queen_attacks, queen_fill};
 use super::board::Position;
 pub use super::weights::{NAMED_WEIGHTS, PATENT_WEIGHTS, TermWeights, WEIGHTS, Weights};
@@ -124,6 +126,22 @@ impl Terms {
 
 /// Sum over one side's queens of their capped mobility, in [`MOBILITY_UNITS`].
 fn mobility(pos: &Position, queens: u128) -> f32 {
+    #[cfg(target_arch = "x86_64")]
+    if has_popcnt() {
+        // SAFETY: the processor has the one feature `mobility_popcnt` is built for.
+        return unsafe { mobility_popcnt(pos, queens) };
+    }
+    mobility_inline(pos, queens)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn mobility_popcnt(pos: &Position, queens: u128) -> f32 {
+    mobility_inline(pos, queens)
+}
+
+#[inline(always)]
+fn mobility_inline(pos: &Position, queens: u128) -> f32 {
     let occupied = pos.occupied_bits();
     let total: u32 = Bits(queens)
         .map(|q| Bits(queen_attacks(q, occupied)).map(|sq| pos.free_neighbours(sq)).sum::<u32>().min(MOBILITY_CAP))
@@ -200,6 +218,23 @@ mod tests {
     use super::super::board::tests::sq;
     use super::*;
     use crate::amazons::{Color, Square};
+
+    /// The build chosen at run time counts mobility as the portable one does.
+    #[test]
+    fn both_builds_count_mobility_alike() {
+        let mut keys = crate::zobrist::KeyStream::new(0x0a11_5123_5eed_0004);
+        for (width, height) in [(5, 5), (6, 5), (8, 8), (10, 10), (11, 11)] {
+            let mut pos = Position::start(width, height).unwrap();
+            while !pos.is_over() {
+                for color in [Color::White, Color::Black] {
+                    let queens = pos.queen_bits(color);
+                    assert_eq!(mobility(&pos, queens), mobility_inline(&pos, queens), "{width}x{height}\n{pos:?}");
+                }
+                let moves = pos.legal_moves();
+                pos.play(moves[(keys.next_key() % moves.len() as u64) as usize]).unwrap();
+            }
+        }
+    }
 
     #[test]
     fn the_start_is_balanced_and_symmetric() {

@@ -85,9 +85,7 @@ impl Game for Position {
     }
 
     fn order_scores(&self, moves: &[Move], out: &mut Vec<i32>) {
-        let context = order::OrderContext::new(self);
-        out.clear();
-        out.extend(moves.iter().map(|&mv| self.move_order_score(&context, mv)));
+        Position::order_scores(self, moves, out);
     }
 
     fn max_moves(&self, depth: u32) -> Option<usize> {

@@ -5,6 +5,8 @@
 //! no list: the arrows of all the landing squares are counted together ([`count_queen_moves`]),
 //! and perft's last two plies run on the occupied squares without making the moves.
 
+#[cfg(target_arch = "x86_64")]
+use super::attacks::has_popcnt;
 use super::attacks::{Bits, GRID, count_queen_moves, line_between, queen_attacks, queen_attacks_and_vacating_gain};
 use super::board::{MAX_QUEENS, Move, Position, Square};
 use super::notation::MoveError;
@@ -149,15 +151,6 @@ fn count_moves_of(queens: u128, occ: u128) -> u64 {
     let walked: u32 =
         layers.iter().take_while(|&&layer| layer != 0).map(|&layer| count_queen_moves(layer, empty)).sum();
     u64::from(gained + walked)
-}
-
-/// Whether the processor has the population-count instruction: nearly every x86-64 since
-/// 2008, but not the baseline Rust compiles for. Counting moves is mostly counting bits, and
-/// without the instruction each `u128` count takes about thirty instructions instead of two, so
-/// the counts come in two builds, this one chosen when it can run.
-#[cfg(target_arch = "x86_64")]
-fn has_popcnt() -> bool {
-    std::arch::is_x86_feature_detected!("popcnt")
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -22,7 +22,6 @@
 use super::attacks::{Bits, neighbours, queen_attacks};
 use super::board::{Color, Move, Position};
 use super::eval::DistanceMap;
-use super::order::OrderContext;
 use keys::{Keys, Symmetries};
 use rustc_hash::FxHashMap;
 
@@ -272,9 +271,10 @@ impl Solver {
     }
 
     fn ordered_moves(&self, pos: &Position) -> Vec<Move> {
-        let context = OrderContext::new(pos);
-        let mut scored: Vec<(i32, Move)> =
-            pos.legal_moves().into_iter().map(|mv| (pos.move_order_score(&context, mv), mv)).collect();
+        let moves = pos.legal_moves();
+        let mut scores = Vec::with_capacity(moves.len());
+        pos.order_scores(&moves, &mut scores);
+        let mut scored: Vec<(i32, Move)> = scores.into_iter().zip(moves).collect();
         scored.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
         scored.into_iter().map(|(_, mv)| mv).collect()
     }
