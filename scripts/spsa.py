@@ -103,6 +103,21 @@ def step(config, theta, k, signs, result):
             for (name, (_, low, high, _)), delta in zip(config["params"].items(), signs)}
 
 
+def summary(state, history_path):
+    """Where a run stands: its pairs by result, then each parameter's move from its
+    default in steps (the perturbation's size at the end), largest first."""
+    config, theta = state["config"], state["theta"]
+    results = [it["result"] for line in history_path.read_text().splitlines() if line.strip()
+               for it in json.loads(line)["iterations"]]
+    counts = " ".join(f"{r:+d}: {results.count(r)}" for r in (-2, -1, 0, 1, 2))
+    lines = [f"k = {state['k']} of {config['iterations']}, {config['nodes']} nodes a move: {len(results)} pairs "
+             f"({2 * len(results)} games); pairs by θ+'s wins minus losses {counts}"]
+    moved = sorted(config["params"].items(), key=lambda item: -abs(theta[item[0]] - item[1][0]) / item[1][3])
+    for name, (default, _, _, step) in moved:
+        lines.append(f"{name:40} {default:>7} -> {theta[name]:10.2f}  {(theta[name] - default) / step:+.2f} steps")
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--state", required=True, help="the run's state file (JSON), created or resumed")
@@ -123,6 +138,8 @@ def main():
     ap.add_argument("--asynchronous", action="store_true", help="step θ after each pair and draw the next pair"
                     " around the new θ, --batch pairs in flight (fishtest's way: no worker waits for a batch's"
                     " slowest pair, but the path depends on which pair ends first)")
+    ap.add_argument("--summary", action="store_true", help="print where the run stands (pairs, their results, each"
+                    " parameter's move from its default in SPSA steps, largest first) and play nothing")
     ap.add_argument("--deadline", type=float, help="seconds: once a batch (or pair) has ended, start none that the"
                     " slowest so far says would end later than this after the start (a lent machine's time)")
     games.add_runner_arguments(ap)
@@ -130,6 +147,9 @@ def main():
 
     state_path = Path(args.state)
     history_path = Path(args.history or state_path.with_suffix(".history.jsonl"))
+    if args.summary:
+        print(summary(json.loads(state_path.read_text()), history_path))
+        return
     if state_path.exists():
         state = json.loads(state_path.read_text())
         config, k, theta = state["config"], state["k"], state["theta"]

@@ -69,6 +69,8 @@ def main():
         one_by_one = run(folder / "async.json", "--direct", "--asynchronous", "--stop-after", "2")
         one_by_one = run(folder / "async.json", "--direct", "--asynchronous", "--stop-after", "4")
         spread = run(folder / "spread.json", "--workers", "2", "--asynchronous", "--stop-after", "4")
+        told = subprocess.run([sys.executable, str(ROOT / "scripts/spsa.py"), "--state", str(folder / "straight.json"),
+                               "--summary"], capture_output=True, text=True, timeout=60).stdout.splitlines()
         deadline = run(folder / "deadline.json", "--direct", "--stop-after", "6", "--deadline", "0.001")
         unknown = attempt(folder / "unknown.json", "--direct", "--stop-after", "2", "--engine-args=--no-such-flag")
         history = (folder / "straight.history.jsonl").read_text().splitlines()
@@ -95,6 +97,8 @@ def main():
                 spread["lines"] == 4 and replayed(spread, folder / "spread.history.jsonl"),
             "the state names the openings relative to the repository (it resumes in another checkout)":
                 straight["config"]["openings"] == "scripts/openings/freestyle_15.txt",
+            "--summary gives the pairs and every parameter's move":
+                told[0].startswith("k = 6 of 100, 300 nodes a move: 6 pairs (12 games)") and len(told) == 5,
             "past --deadline the first batch is played and no other": deadline["k"] == 2,
             "the engine arguments reach the engines": unknown.returncode != 0 and not (folder / "unknown.json").exists(),
         }
