@@ -36,8 +36,8 @@ impl Position {
 pub enum MoveError {
     /// The text is not a move in any accepted form.
     Syntax(String),
-    /// A square (as written) lies outside a1..`corner`: k11 for any board, its own top right
-    /// corner for a position's.
+    /// A square (as written) lies outside a1..`corner`: k11 read alone, the board's own top
+    /// right corner when read for a position.
     OffBoard {
         square: String,
         corner: String,
@@ -203,7 +203,14 @@ impl fmt::Debug for Move {
 impl Position {
     /// Reads a move in any accepted form and checks that it is legal here.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        let mv: Move = text.parse()?;
+        let mv: Move = text.parse().map_err(|error| match error {
+            // Past the largest board is past this one too: name this one's corner.
+            MoveError::OffBoard { square, .. } => {
+                let corner = Square::new(self.width() - 1, self.height() - 1).expect("on the grid");
+                MoveError::OffBoard { square, corner: corner.to_string() }
+            }
+            other => other,
+        })?;
         self.check_move(mv)?;
         Ok(mv)
     }
@@ -262,6 +269,9 @@ mod tests {
         let small = Position::start(6, 5).unwrap();
         assert_eq!(small.parse_move("b1-b6/b5").unwrap_err().to_string(), "b6 is off the board (a1 to f5)");
         assert!(small.parse_move("b1-b4/b3").is_ok());
+        // Past the largest board too.
+        assert_eq!(small.parse_move("m3-a1/a2").unwrap_err().to_string(), "m3 is off the board (a1 to f5)");
+        assert_eq!(pos.parse_move("a12-a1/a2").unwrap_err().to_string(), "a12 is off the board (a1 to j10)");
     }
 
     /// Every legality error, with the message it shows.
