@@ -152,15 +152,17 @@ def runner(args, programs, work=play_pair):
 
         def play(tasks, on_result, window=None):
             tasks = iter(tasks)
-            futures = client.map(work, list(itertools.islice(tasks, window)), programs=shared, pure=False)
-            pending = as_completed(futures)
+            out = set(client.map(work, list(itertools.islice(tasks, window)), programs=shared, pure=False))
+            pending = as_completed(out)
             for future in pending:
+                out.discard(future)
                 if on_result(future.result()):
-                    client.cancel(futures)
+                    client.cancel(list(out))
                     break
                 for task in itertools.islice(tasks, 1 if window else 0):
-                    futures.append(client.submit(work, task, programs=shared, pure=False))
-                    pending.add(futures[-1])
+                    following = client.submit(work, task, programs=shared, pure=False)
+                    out.add(following)
+                    pending.add(following)
 
         yield play
 

@@ -18,12 +18,14 @@ sides the same further arguments, for example '--network embedded' to tune aroun
 Iterations run in batches of --batch from one θ, so the workers (scripts/games.py's options:
 a local cluster, --scheduler, --direct) stay busy; the path is then the same on any cluster.
 --asynchronous steps θ after each pair and draws the next pair around the new θ (fishtest's way),
-so no worker waits for a batch's slowest pair; its path depends on which pair ends first. After
+so no worker waits for a batch's slowest pair; its path depends on which pair ends first, and
+the pairs in flight when it stops are dropped (their iterations are not played again). After
 each batch (or pair) the run appends one line to --history (k, θ, and each iteration's opening,
-signs and R) and then replaces its state (--state: the settings, k, θ and the history's length),
-so a run stopped anywhere resumes from its last batch when started again
-with the same --state, which then supplies the settings (stop a background run as games.py says:
-`setsid` to start it, `kill -- -PGID` to end it with its games). The games are freestyle 15x15.
+signs, R and the k of the θ it was drawn around) and then replaces its state (--state: the
+settings, k, θ and the history's length), so a run stopped anywhere resumes from its last batch
+(or pair) when started again with the same --state, which then supplies the settings (stop a
+background run as games.py says: `setsid` to start it, `kill -- -PGID` to end it with its
+games). The games are freestyle 15x15.
 At the end it prints θ as NAME=VALUE lines, the tuned values.
 
 Usage:
@@ -107,8 +109,8 @@ def summary(state, history_path):
     """Where a run stands: its pairs by result, then each parameter's move from its
     default in steps (the perturbation's size at the end), largest first."""
     config, theta = state["config"], state["theta"]
-    results = [it["result"] for line in history_path.read_text().splitlines() if line.strip()
-               for it in json.loads(line)["iterations"]]
+    lines = [line for line in history_path.read_text().splitlines() if line.strip()][:state.get("lines")]
+    results = [it["result"] for line in lines for it in json.loads(line)["iterations"]]
     counts = " ".join(f"{r:+d}: {results.count(r)}" for r in (-2, -1, 0, 1, 2))
     lines = [f"k = {state['k']} of {config['iterations']}, {config['nodes']} nodes a move: {len(results)} pairs "
              f"({2 * len(results)} games); pairs by θ+'s wins minus losses {counts}"]
@@ -172,6 +174,8 @@ def main():
     else:
         if not (args.iterations and args.nodes):
             ap.error("a new run needs --iterations and --nodes")
+        if history_path.exists() and history_path.read_text().strip():
+            ap.error(f"{history_path} holds another run's history: move it away to start a new run")
         table = read_table(args.arbor)
         chosen = {name: entry for name, entry in table.items() if re.search(args.tune, name)}
         if not chosen:
@@ -216,44 +220,53 @@ def main():
         partial.write_text(json.dumps({"config": config, "k": k, "theta": theta, "lines": lines}, indent=1) + "\n")
         os.replace(partial, state_path)
 
-    def entry(kk, task, signs, result):
-        return {"k": kk, "opening": task["opening"], "signs": "".join("+" if s > 0 else "-" for s in signs),
-                "result": result}
+    def entry(kk, around, task, signs, result):
+        """Iteration kk's record; `around` is the k of the θ its pair was drawn around."""
+        return {"k": kk, "around": around, "opening": task["opening"],
+                "signs": "".join("+" if s > 0 else "-" for s in signs), "result": result}
 
     started, slowest = time.monotonic(), 0.0
 
+    live = {}
+
     def past_deadline():
-        """Whether work as slow as the slowest so far, started now, would end past --deadline."""
-        return bool(args.deadline and slowest and time.monotonic() - started + slowest > args.deadline)
+        """Whether work as slow as the slowest so far (pairs still in flight counted at their age),
+        started now, would end past --deadline."""
+        now = time.monotonic()
+        longest = max([slowest] + [now - begun for _, _, begun, _ in live.values()])
+        return bool(args.deadline and slowest and now - started + longest > args.deadline)
 
     with games.runner(args, programs) as play:
         if args.asynchronous:
             # Fishtest's way: each pair is drawn around θ as it stands when a worker is free, and
             # its result steps θ as soon as it ends. k is the latest iteration applied; pairs in
             # flight at a stop are dropped, and their iterations are not played again.
-            live, last = {}, k
+            last, halted = k, False
 
             def pairs():
-                nonlocal last
-                while last < stop and not past_deadline():
+                nonlocal last, halted
+                while last < stop:
+                    if past_deadline():
+                        halted = True
+                        return
                     last += 1
                     task, signs = make_task(last, theta)
-                    live[last] = (task, signs, time.monotonic())
+                    live[last] = (task, signs, time.monotonic(), k)
                     yield task
 
             def finished(answer):
                 nonlocal theta, k, slowest
                 kk = answer["pair"]
-                task, signs, begun = live.pop(kk)
+                task, signs, begun, around = live.pop(kk)
                 result = plus_result(answer)
                 theta = step(config, theta, kk, signs, result)
                 k = max(k, kk)
-                record(k, theta, [entry(kk, task, signs, result)])
+                record(k, theta, [entry(kk, around, task, signs, result)])
                 slowest = max(slowest, time.monotonic() - begun)
                 print(f"k = {kk}: result {result}", flush=True)
 
             play(pairs(), finished, window=batch)
-            if past_deadline():
+            if halted:
                 print(f"spsa.py: stopped at k = {k}: another pair would pass the deadline", flush=True)
         else:
             while k < stop:
@@ -269,7 +282,7 @@ def main():
                 for kk in ks:
                     theta = step(config, theta, kk, drawn[kk][1], results[kk])
                 k = ks[-1]
-                record(k, theta, [entry(kk, task, signs, results[kk]) for kk, (task, signs) in drawn.items()])
+                record(k, theta, [entry(kk, ks[0] - 1, task, signs, results[kk]) for kk, (task, signs) in drawn.items()])
                 slowest = max(slowest, time.monotonic() - batch_start)
                 print(f"k = {k}: results {[results[kk] for kk in ks]}", flush=True)
     for name, value in theta.items():

@@ -6,8 +6,10 @@ ways: 6 iterations straight, 4 then resumed to 6, and 4 on a local cluster of tw
 nodes on one thread make every game deterministic, so the resumed run must end at the straight
 run's θ, the cluster at the straight run's θ after 4, and replaying each history line's signs and
 results through the update rule must give the θ it recorded. An asynchronous run (each pair
-drawn around the latest θ) with one pair in flight must follow batches of one, and on two
-workers its history must replay as well, whichever pair ended first. A run past its --deadline plays
+drawn around the latest θ) with one pair in flight must follow batches of one, here and on
+the cluster, and on two workers its history must replay as well, whichever pair ended first. A
+history line written just before a stop, which the state never took in, is dropped on resuming,
+and a new run refuses to add to a history left by another. A run past its --deadline plays
 its first batch only, and the state names the openings relative to the repository. Arguments for both engines
 (--engine-args) are kept in the state, reach the engines (an unknown flag stops the run) and
 cannot change on resuming.
@@ -69,6 +71,14 @@ def main():
         one_by_one = run(folder / "async.json", "--direct", "--asynchronous", "--stop-after", "2")
         one_by_one = run(folder / "async.json", "--direct", "--asynchronous", "--stop-after", "4")
         spread = run(folder / "spread.json", "--workers", "2", "--asynchronous", "--stop-after", "4")
+        queued = run(folder / "queued.json", "--workers", "2", "--asynchronous", "--batch", "1", "--stop-after", "4")
+        # A stop between a history line and its state: the line is dropped on resuming.
+        with (folder / "single.history.jsonl").open("a") as history:
+            history.write(json.dumps({"k": 5, "theta": single["theta"], "iterations": []}) + "\n")
+        run(folder / "single.json", "--direct", "--batch", "1", "--stop-after", "4")
+        cut_back = len((folder / "single.history.jsonl").read_text().splitlines()) == 4
+        (folder / "stray.history.jsonl").write_text("{}\n")
+        stray = attempt(folder / "stray.json", "--direct", "--stop-after", "2")
         told = subprocess.run([sys.executable, str(ROOT / "scripts/spsa.py"), "--state", str(folder / "straight.json"),
                                "--summary"], capture_output=True, text=True, timeout=60).stdout.splitlines()
         deadline = run(folder / "deadline.json", "--direct", "--stop-after", "6", "--deadline", "0.001")
@@ -93,6 +103,12 @@ def main():
             "a resumed run refuses other engine arguments": changed.returncode != 0 and "engine_args" in changed.stderr,
             "asynchronous, one pair at a time, resumed: the θ of batches of one":
                 one_by_one["k"] == 4 and one_by_one["theta"] == single["theta"] and one_by_one["lines"] == 4,
+            "asynchronous on the cluster, one pair in flight: the θ of batches of one, each pair drawn after the last":
+                queued["theta"] == single["theta"] and all(
+                    it["around"] == it["k"] - 1 for line in (folder / "queued.history.jsonl").read_text().splitlines()
+                    for it in json.loads(line)["iterations"]),
+            "a history line the state never took in is dropped on resuming": cut_back,
+            "a new run refuses a history left by another": stray.returncode != 0 and "history" in stray.stderr,
             "asynchronous on two workers: each history line's θ follows from its signs and results":
                 spread["lines"] == 4 and replayed(spread, folder / "spread.history.jsonl"),
             "the state names the openings relative to the repository (it resumes in another checkout)":

@@ -80,12 +80,6 @@ static KING: [u128; SQUARES] = {
     king
 };
 
-/// Empty squares a queen on `sq` reaches in one move, given the occupied squares `occ` (those
-/// off the board included).
-///
-/// A sentinel bit keeps the blocker search branch-free: no climbing ray leaves k11 and no
-/// falling ray leaves a1, so when a ray is unblocked its "blocker" is that corner and nothing
-/// is cut off; a real blocker, occupied, is removed by the final mask.
 /// Whether the processor has the population-count instruction: nearly every x86-64 since
 /// 2008, but not the baseline Rust compiles for. Without it each `u128` count takes about
 /// thirty instructions instead of two, so the functions that mostly count bits (move counts,
@@ -95,6 +89,12 @@ pub(crate) fn has_popcnt() -> bool {
     std::arch::is_x86_feature_detected!("popcnt")
 }
 
+/// Empty squares a queen on `sq` reaches in one move, given the occupied squares `occ` (those
+/// off the board included).
+///
+/// A sentinel bit keeps the blocker search branch-free: no climbing ray leaves k11 and no
+/// falling ray leaves a1, so when a ray is unblocked its "blocker" is that corner and nothing
+/// is cut off; a real blocker, occupied, is removed by the final mask.
 #[inline]
 pub fn queen_attacks(sq: usize, occ: u128) -> u128 {
     let mut attacks = 0;

@@ -350,6 +350,11 @@ impl Position {
         square.file() < self.width() && square.rank() < self.height()
     }
 
+    /// The board's top right square, which error messages name.
+    pub(crate) fn corner(&self) -> Square {
+        Square::new(self.width() - 1, self.height() - 1).expect("every board lies on the grid")
+    }
+
     /// This position evaluated with `weights` instead of [`WEIGHTS`].
     pub fn with_weights(mut self, weights: &'static Weights) -> Position {
         self.weights = weights;

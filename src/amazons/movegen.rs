@@ -109,8 +109,7 @@ impl Position {
             return Err(MoveError::GameOver { loser: me });
         }
         if let Some(square) = [mv.from, mv.to, mv.arrow].into_iter().find(|&s| !self.contains(s)) {
-            let corner = Square::new(self.width() - 1, self.height() - 1).expect("on the grid");
-            return Err(MoveError::OffBoard { square: square.to_string(), corner: corner.to_string() });
+            return Err(MoveError::OffBoard { square: square.to_string(), corner: self.corner().to_string() });
         }
         if self.queen_bits(me) & mv.from.bit() == 0 {
             return Err(MoveError::NoQueen { square: mv.from, color: me });

@@ -205,10 +205,7 @@ impl Position {
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let mv: Move = text.parse().map_err(|error| match error {
             // Past the largest board is past this one too: name this one's corner.
-            MoveError::OffBoard { square, .. } => {
-                let corner = Square::new(self.width() - 1, self.height() - 1).expect("on the grid");
-                MoveError::OffBoard { square, corner: corner.to_string() }
-            }
+            MoveError::OffBoard { square, .. } => MoveError::OffBoard { square, corner: self.corner().to_string() },
             other => other,
         })?;
         self.check_move(mv)?;

@@ -2,8 +2,8 @@
 //! first few, so each move is scored by a few lookups instead of an evaluation.
 //!
 //! The score is linear in features of the move read off the node's queen distances; the
-//! per-square parts are tabled once per node ([`OrderContext`], built by the search's one call
-//! of [`crate::game::Game::order_scores`] there) and shared by all its moves,
+//! per-square parts are tabled once per node ([`OrderContext`], built by one call of
+//! [`Position::order_scores`] there, from the search or the solver) and shared by all its moves,
 //! which made ordering almost three times cheaper than scoring each move from the bitboards
 //! (28 against 78 ns a move, the tables included). The weights were fitted by least squares to
 //! the evaluation after each move, on 144 positions sampled from 16 self-play games, and
