@@ -21,7 +21,7 @@ from checks import report  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 POSITION = "white d1 b2 b3 e3 black a4 e4 b5 c5 arrows a1 b1 c1 c2 c4 d4 tomove white"
-NODES = "20000"
+NODES = "60000"
 
 
 def split(arbor, folder, label, *where, solved=None):

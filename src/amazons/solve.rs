@@ -341,9 +341,12 @@ impl Solver {
     }
 }
 
-/// A king-connected set of empty squares and the queens among them is a region. One that holds
-/// queens of one side only is that side's own: the opponent can never enter it or shoot into
-/// it. Both sides reach into the others, the shared regions.
+/// A king-connected set of empty squares and queens is a region. Queens connect as empty
+/// squares do: a queen's square is empty once it moves, and a queen next to it (of either
+/// side) can step or shoot through it, so queens side by side share a region even with no
+/// empty square between them. One that holds queens of one side only is that side's own: the
+/// opponent can never enter it or shoot into it. Both sides reach into the others, the shared
+/// regions.
 struct Regions {
     /// The side to move's own regions and then the opponent's: (queens, empty squares).
     own: [Vec<(u128, u128)>; 2],
@@ -362,8 +365,7 @@ impl Regions {
         while unseen != 0 {
             let mut region = unseen & unseen.wrapping_neg();
             loop {
-                // Through empty squares only: queens side by side do not share a region.
-                let grown = region | neighbours(region) & empty | neighbours(region & empty) & all_queens;
+                let grown = region | neighbours(region) & (empty | all_queens);
                 if grown == region {
                     break;
                 }
@@ -395,6 +397,7 @@ const SOLVABLE_SHARED_SQUARES: u32 = 14;
 mod tests {
     use super::super::board::tests::sq;
     use super::*;
+    use crate::amazons::Square;
 
     /// The side to move wins exactly when some move leaves the opponent lost: the plain
     /// definition, searched without the numbers, the table, the order or the separated count.
@@ -405,6 +408,68 @@ mod tests {
             pos.unmake(mv);
             lost
         })
+    }
+
+    /// [`plain_wins`] with a table, for positions of a few empty squares.
+    fn remembered_wins(pos: &mut Position, memo: &mut FxHashMap<u64, bool>) -> bool {
+        if let Some(&known) = memo.get(&pos.hash()) {
+            return known;
+        }
+        let wins = pos.legal_moves().into_iter().any(|mv| {
+            pos.make(mv);
+            let lost = !remembered_wins(pos, memo);
+            pos.unmake(mv);
+            lost
+        });
+        memo.insert(pos.hash(), wins);
+        wins
+    }
+
+    /// What the regions decide without a search agrees with play, above all where queens of
+    /// both sides stand side by side: a queen that moves leaves its square empty, and the
+    /// other side's queen next to it can step or shoot through it into the region it left.
+    #[test]
+    fn regions_decide_only_what_play_confirms() {
+        // White's queen walls b3 off alone; four moves there would beat Black's three, but
+        // whichever way it leaves b3, c4 follows it through the square (c4-b3, or c4-d5/b3).
+        let arrows = ["a2", "a3", "b1", "b2", "b4", "b5", "c3", "c5", "d1", "d2", "d3", "e1", "e3"].map(sq);
+        let pos = Position::from_setup_sized(5, 5, &[sq("b3")], &[sq("c4"), sq("d4")], &arrows, Color::White).unwrap();
+        assert_eq!(solve(&pos, u64::MAX).winner, Some(Color::Black));
+        // Random sparse 5x5 set-ups, each with a white queen next to a black one.
+        let mut keys = crate::zobrist::KeyStream::new(0x501e_0000_0000_0002);
+        let mut memo = FxHashMap::default();
+        let (mut decided, mut tried) = (0, 0);
+        while tried < 200_000 {
+            let mut squares: Vec<Square> = (0..25).map(|i| Square::new(i % 5, i / 5).unwrap()).collect();
+            for i in (1..squares.len()).rev() {
+                squares.swap(i, (keys.next_key() % (i as u64 + 1)) as usize);
+            }
+            let first = squares.remove(0);
+            let Some(at) = squares
+                .iter()
+                .position(|s| s.file().abs_diff(first.file()) <= 1 && s.rank().abs_diff(first.rank()) <= 1)
+            else {
+                continue;
+            };
+            let next_to = squares.remove(at);
+            let extra = (keys.next_key() % 3) as usize;
+            let mut white = vec![first];
+            let mut black = vec![next_to];
+            white.extend(squares.drain(..usize::from(extra & 1 == 1)));
+            black.extend(squares.drain(..usize::from(extra == 2)));
+            let empty = 5 + (keys.next_key() % 5) as usize;
+            let side = if keys.next_key().is_multiple_of(2) { Color::White } else { Color::Black };
+            let mut pos = Position::from_setup_sized(5, 5, &white, &black, &squares[empty..], side).unwrap();
+            tried += 1;
+            let mut solver = Solver::new(&pos);
+            solver.max_nodes = u64::MAX;
+            if let Some(Some(wins)) = solver.exact(&pos) {
+                memo.clear();
+                assert_eq!(wins, remembered_wins(&mut pos, &mut memo), "{pos:?}");
+                decided += 1;
+            }
+        }
+        assert!(decided >= 500, "only {decided} of {tried} set-ups decided by regions");
     }
 
     /// Small endings, crowded with arrows so that the plain search finishes: the solver's
