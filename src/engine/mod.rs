@@ -268,7 +268,7 @@ mod tests {
         let mut engine = Engine::new(8, 1);
         let limits = SearchLimits { nodes: Some(40_000), ..SearchLimits::default() };
         for setup in [
-            "white d1 b2 b3 e3 black a4 e4 b5 c5 arrows a1 b1 c1 c2 c4 d4 tomove white",
+            "white b1 d1 c2 e3 black a4 c4 e4 c5 arrows b3 c3 d3 b5 tomove white",
             "white c1 a2 d2 e2 black a4 d4 e4 b5 arrows b2 c2 a3 b3 c3 c5 tomove white",
         ] {
             let mut pos = Position::start(5, 5).unwrap().set_up(setup).unwrap();
