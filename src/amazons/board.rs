@@ -547,6 +547,20 @@ pub(crate) mod tests {
         name.parse().unwrap()
     }
 
+    /// Calls `visit` on every position of one random game from the start of each of five
+    /// board sizes, the moves drawn from `seed`.
+    pub fn along_random_games(seed: u64, mut visit: impl FnMut(&Position)) {
+        let mut keys = crate::zobrist::KeyStream::new(seed);
+        for (width, height) in [(5, 5), (6, 5), (8, 8), (10, 10), (11, 11)] {
+            let mut pos = Position::start(width, height).unwrap();
+            while !pos.is_over() {
+                visit(&pos);
+                let moves = pos.legal_moves();
+                pos.play(moves[(keys.next_key() % moves.len() as u64) as usize]).unwrap();
+            }
+        }
+    }
+
     #[test]
     fn squares_name_files_and_ranks() {
         assert_eq!(sq("a1").index(), 0);

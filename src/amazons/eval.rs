@@ -222,18 +222,12 @@ mod tests {
     /// The build chosen at run time counts mobility as the portable one does.
     #[test]
     fn both_builds_count_mobility_alike() {
-        let mut keys = crate::zobrist::KeyStream::new(0x0a11_5123_5eed_0004);
-        for (width, height) in [(5, 5), (6, 5), (8, 8), (10, 10), (11, 11)] {
-            let mut pos = Position::start(width, height).unwrap();
-            while !pos.is_over() {
-                for color in [Color::White, Color::Black] {
-                    let queens = pos.queen_bits(color);
-                    assert_eq!(mobility(&pos, queens), mobility_inline(&pos, queens), "{width}x{height}\n{pos:?}");
-                }
-                let moves = pos.legal_moves();
-                pos.play(moves[(keys.next_key() % moves.len() as u64) as usize]).unwrap();
+        super::super::board::tests::along_random_games(0x0a11_5123_5eed_0004, |pos| {
+            for color in [Color::White, Color::Black] {
+                let queens = pos.queen_bits(color);
+                assert_eq!(mobility(pos, queens), mobility_inline(pos, queens), "{pos:?}");
             }
-        }
+        });
     }
 
     #[test]

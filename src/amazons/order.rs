@@ -143,22 +143,15 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     /// The build chosen at run time scores every move as the portable one does.
     #[test]
     fn both_builds_order_alike() {
-        let mut keys = crate::zobrist::KeyStream::new(0x0a11_5123_5eed_0003);
-        for (width, height) in [(5, 5), (6, 5), (8, 8), (10, 10), (11, 11)] {
-            let mut pos = Position::start(width, height).unwrap();
-            let (mut chosen, mut portable) = (Vec::new(), Vec::new());
-            while !pos.is_over() {
-                let moves = pos.legal_moves();
-                pos.order_scores(&moves, &mut chosen);
-                pos.order_scores_inline(&moves, &mut portable);
-                assert_eq!(chosen, portable, "{width}x{height}\n{pos:?}");
-                pos.play(moves[(keys.next_key() % moves.len() as u64) as usize]).unwrap();
-            }
-        }
+        let (mut chosen, mut portable) = (Vec::new(), Vec::new());
+        super::super::board::tests::along_random_games(0x0a11_5123_5eed_0003, |pos| {
+            let moves = pos.legal_moves();
+            pos.order_scores(&moves, &mut chosen);
+            pos.order_scores_inline(&moves, &mut portable);
+            assert_eq!(chosen, portable, "{pos:?}");
+        });
     }
 }
