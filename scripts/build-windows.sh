@@ -49,6 +49,13 @@ for tool in rustc cargo x86_64-w64-mingw32-gcc-win32; do
 done
 
 cd "$ROOT"
+# Cargo would refuse an older compiler too, but without saying that the cure is newer packages.
+need=$(sed -n 's/^rust-version = "\(.*\)"$/\1/p' Cargo.toml)
+have=$("$PRIVATE/bin/rustc" --version | cut -d' ' -f2 | cut -d+ -f1)
+if [ "$(printf '%s\n' "$need" "$have" | sort -V | head -n1)" != "$need" ]; then
+    echo "$NAME: Debian's rustc-web is $have, older than the crate's rust-version $need; run apt-get update as root, delete $TOOLCHAIN and run again" >&2
+    exit 1
+fi
 # The linker stamps the build time into the executable unless told not to; without the stamp the
 # same source builds the same bytes. RUSTFLAGS from the environment would replace the target's
 # flags, so it is left out.

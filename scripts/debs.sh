@@ -7,19 +7,19 @@
 declare -A DEBS_ONLY=()
 
 # debs_missing PACKAGE...: the packages and those of their dependencies that this machine lacks,
-# one a line, as apt would install them (no recommends). Refreshes the package lists once when
-# they do not know a package and we are root; otherwise fails with one line.
+# one a line, as apt would install them (no recommends). As root it refreshes the package lists
+# first: lists left from when the machine's image was made name superseded versions (seen: lists
+# that offered only Debian 12's first rustc-web, 1.85, while the security archive had 1.96).
+# Otherwise it takes the lists as they are, or fails with one line.
 debs_missing() {
     local plan
-    if ! plan=$(apt-get install -s --no-install-recommends "$@" 2>&1); then
-        if [ "$(id -u)" = 0 ]; then
-            apt-get update -qq >/dev/null 2>&1 || true
-        fi
-        plan=$(apt-get install -s --no-install-recommends "$@" 2>&1) || {
-            echo "$NAME: Debian's package lists do not offer $*: $(grep -m1 '^E:' <<<"$plan") (run apt-get update as root)" >&2
-            return 1
-        }
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq >/dev/null 2>&1 || true
     fi
+    plan=$(apt-get install -s --no-install-recommends "$@" 2>&1) || {
+        echo "$NAME: Debian's package lists do not offer $*: $(grep -m1 '^E:' <<<"$plan") (run apt-get update as root)" >&2
+        return 1
+    }
     awk '/^Inst / { print $2 }' <<<"$plan"
 }
 
@@ -44,7 +44,17 @@ debs_unpack() {
         else
             dpkg-deb -x "$deb" "$dest/root"
         fi
-        echo "$package $(dpkg-deb -f "$deb" Version)" >>"$dest/versions"
+        echo "$package $(dpkg-deb -f "$deb" Version)" >>"$dest/versions.part"
+    done
+    # Some packages (libpcre3, which Debian 12's cargo-web 1.85 needs) still ship under /lib; a
+    # merged-/usr system finds them through /usr/lib, the only folders the callers search.
+    for dir in bin sbin lib lib64; do
+        if [ -d "$dest/root/$dir" ]; then
+            mkdir -p "$dest/root/usr/$dir"
+            cp -a "$dest/root/$dir/." "$dest/root/usr/$dir/"
+            rm -rf "${dest:?}/root/$dir"
+        fi
     done
     rm -rf "$dest/debs"
+    mv "$dest/versions.part" "$dest/versions"
 }
