@@ -9,17 +9,18 @@
 //! so it neither commits to one line as a plain depth-first search does nor keeps the whole
 //! tree in memory. A table keyed by the position's Zobrist key (side to move included) holds
 //! the numbers, so the many transpositions of Amazons (the same arrows shot in another order)
-//! are worked on once. A side without a move has lost. Once no empty square is reachable by
-//! both sides, each side's count of moves is a one-player question (how many moves its queens
-//! can make in their own regions), solved exactly and separately: the side to move wins when
-//! it can make strictly more moves than its opponent. A position not yet expanded starts with
-//! proof number 1 and its count of moves as disproof number (all must be refuted), so the
-//! search favours moves that leave the opponent few replies; among equals, the play search's
-//! cheap order (`order.rs`) decides. A child is worked on until its numbers pass the
-//! runner-up's by a quarter (the 1 + ε trick of Pawlewicz and Lew), which spares the search
-//! switching back and forth between two close children.
+//! are worked on once. A side without a move has lost. Once the queens are walled apart, each
+//! side's count of moves is a one-player question (how many moves its queens can make in their
+//! own regions), solved exactly and separately: the side to move wins when it can make
+//! strictly more moves than its opponent. Where queens of two regions stand side by side, or
+//! a region is still shared, the same counts give bounds that often decide (`exact`). A
+//! position not yet expanded starts with proof number 1 and its count of moves as disproof
+//! number (all must be refuted), so the search favours moves that leave the opponent few
+//! replies; among equals, the play search's cheap order (`order.rs`) decides. A child is
+//! worked on until its numbers pass the runner-up's by a quarter (the 1 + ε trick of Pawlewicz
+//! and Lew), which spares the search switching back and forth between two close children.
 
-use super::attacks::{Bits, neighbours, queen_attacks};
+use super::attacks::{Bits, GRID, neighbours, queen_attacks};
 use super::board::{Color, Move, Position};
 use super::eval::DistanceMap;
 use keys::{Keys, Symmetries};
@@ -88,8 +89,9 @@ pub struct Solver {
     /// Proof and disproof numbers for the side to move, and the nodes spent on the position
     /// so far, by the key it shares with its symmetric images ([`Keys::canonical`]).
     numbers: FxHashMap<u64, Entry>,
-    /// The most moves a side's queens can make alone, by (its queens, the occupied squares).
-    fills: FxHashMap<(u128, u128), u32>,
+    /// The most moves a side's queens can make alone, by (its queens, the occupied squares,
+    /// the gates among its queens).
+    fills: FxHashMap<(u128, u128, u128), u32>,
     symmetries: Symmetries,
     /// Positions settled with [`RECORD_WORK`] nodes or more since the last
     /// [`Solver::take_settled`], and their winners.
@@ -280,45 +282,56 @@ impl Solver {
     }
 
     /// Whether the side to move wins, where that is known without a search: `Some(false)`
-    /// without a move, else by counting [`Regions`]. A side's one-player count of moves in its
-    /// own regions is exact; in a shared region it makes at most one move per empty square
-    /// (each move leaves one fewer). The side to move wins when its own count exceeds all the
-    /// opponent could make (its own count and the shared squares), and loses when the
-    /// opponent's own count reaches all it could make itself. Once nothing is shared, that is
-    /// the whole game. `None` while the counts cannot tell, and (outside) once the budget is
-    /// spent.
+    /// without a move, else by bounds on each side's moves ([`Regions`]). A side that plays
+    /// only sealed moves in its own regions is sure of their sealed fill, and while it does the
+    /// other side's moves are bounded: in its own regions (merged where its queens stand side by
+    /// side) by their fill, elsewhere by the empty squares it reaches past the first side's
+    /// queens, which never move. The side to move wins when the moves it is sure of outnumber
+    /// all the opponent could make, and loses when the opponent is sure of as many as it could
+    /// make itself. Once nothing is shared and no queen stands next to another region's, both
+    /// bounds are the fill and that is the whole game. `None` while the bounds cannot tell,
+    /// and (outside) once the budget is spent.
     fn exact(&mut self, pos: &Position) -> Option<Option<bool>> {
         if !pos.has_moves() {
             return Some(Some(false));
         }
-        let occupied = pos.occupied_bits();
-        let empty = pos.empty_bits();
-        let Regions { own, shared } = Regions::of(pos);
-        // The most each side's own regions could give: every empty square of them.
-        let most_own = own.each_ref().map(|regions| regions.iter().map(|&(_, e)| e.count_ones()).sum::<u32>());
-        if most_own[0] <= shared && most_own[1] < shared {
-            return Some(None);
+        let regions = Regions::of(pos);
+        let reach = [0, 1].map(|side| regions.reach(pos, side));
+        // Each side's own empty squares bound its sealed fill from above, and the squares the
+        // other reaches in shared parts are part of its bound: the fills can only decide when
+        // these allow it.
+        let most_sure = regions.own.each_ref().map(|own| own.iter().map(|r| r.empty.count_ones()).sum::<u32>());
+        let least_most =
+            reach.each_ref().map(|parts| parts.iter().filter(|p| p.shared).map(|p| p.empty.count_ones()).sum::<u32>());
+        if most_sure[0] > least_most[1] && self.sure(&regions.own[0])? > self.most(&reach[1])? {
+            return Some(Some(true));
         }
-        let mut exact_own = [0u32; 2];
-        for (side, regions) in own.iter().enumerate() {
-            for &(region_queens, region_empty) in regions {
-                exact_own[side] += self.fill(region_queens, occupied | empty & !region_empty)?;
-            }
+        if most_sure[1] >= least_most[0] && self.sure(&regions.own[1])? >= self.most(&reach[0])? {
+            return Some(Some(false));
         }
-        Some(if exact_own[0] > exact_own[1] + shared {
-            Some(true)
-        } else if exact_own[1] >= exact_own[0] + shared {
-            Some(false)
-        } else {
-            None
+        Some(None)
+    }
+
+    /// The moves a side is sure of in its own regions: their sealed fills.
+    fn sure(&mut self, own: &[Region]) -> Option<u32> {
+        own.iter().try_fold(0, |sum, r| Some(sum + self.fill(r.queens, GRID & !r.empty, r.gates)?))
+    }
+
+    /// The most moves a side can make while the other keeps to its own regions: the fill of
+    /// each part it has alone, the empty squares of each part it shares.
+    fn most(&mut self, parts: &[Part]) -> Option<u32> {
+        parts.iter().try_fold(0, |sum, p| {
+            let part = if p.shared { p.empty.count_ones() } else { self.fill(p.queens, GRID & !p.empty, 0)? };
+            Some(sum + part)
         })
     }
 
-    /// The most moves `queens` can make one after another with nobody else moving. Each move
-    /// fills one square of their regions, so it is at most the squares they reach, and a line
-    /// of moves that long ends the search.
-    fn fill(&mut self, queens: u128, occupied: u128) -> Option<u32> {
-        if let Some(&known) = self.fills.get(&(queens, occupied)) {
+    /// The most moves `queens` can make one after another with nobody else moving, where a
+    /// queen leaving one of the squares `gates` shoots its arrow back into it (sealing the
+    /// region, [`Region::gates`]). Each move fills one square of their regions, so it is at
+    /// most the squares they reach, and a line of moves that long ends the search.
+    fn fill(&mut self, queens: u128, occupied: u128, gates: u128) -> Option<u32> {
+        if let Some(&known) = self.fills.get(&(queens, occupied, gates)) {
             return Some(known);
         }
         self.spend()?;
@@ -326,32 +339,53 @@ impl Solver {
         let mut most = 0;
         'moves: for from in Bits(queens) {
             let vacated = occupied ^ 1 << from;
+            let sealed = gates & 1 << from != 0;
             for to in Bits(queen_attacks(from, occupied)) {
-                for arrow in Bits(queen_attacks(to, vacated)) {
+                let moved = queens ^ 1 << from | 1 << to;
+                let arrows = if sealed { 1 << from } else { queen_attacks(to, vacated) };
+                for arrow in Bits(arrows) {
                     let after = vacated | 1 << to | 1 << arrow;
-                    most = most.max(1 + self.fill(queens ^ 1 << from | 1 << to, after)?);
+                    most = most.max(1 + self.fill(moved, after, gates & !(1 << from))?);
                     if most == bound {
                         break 'moves;
                     }
                 }
             }
         }
-        self.fills.insert((queens, occupied), most);
+        self.fills.insert((queens, occupied, gates), most);
         Some(most)
     }
 }
 
-/// A king-connected set of empty squares and queens is a region. Queens connect as empty
-/// squares do: a queen's square is empty once it moves, and a queen next to it (of either
-/// side) can step or shoot through it, so queens side by side share a region even with no
-/// empty square between them. One that holds queens of one side only is that side's own: the
-/// opponent can never enter it or shoot into it. Both sides reach into the others, the shared
-/// regions.
+/// A king-connected set of empty squares, with the queens next to them, is a region; a queen
+/// with no empty square next to it is a region alone. One that holds queens of one side only
+/// is that side's own. The other side can reach into it only through the square of one of its
+/// queens that stands next to a queen of another region (a gate) once that queen has moved;
+/// a gate queen that moves and shoots its arrow back into the square it left (a sealed move)
+/// closes that way, so a side making only sealed moves in its own regions keeps them to
+/// itself. Regions that hold queens of both sides are shared.
 struct Regions {
-    /// The side to move's own regions and then the opponent's: (queens, empty squares).
-    own: [Vec<(u128, u128)>; 2],
+    /// The side to move's own regions and then the opponent's.
+    own: [Vec<Region>; 2],
     /// The empty squares of the shared regions.
-    shared: u32,
+    shared: u128,
+}
+
+struct Region {
+    queens: u128,
+    empty: u128,
+    /// The queens that stand next to a queen of another region.
+    gates: u128,
+}
+
+/// Where a side's queens can ever go while the other side makes only sealed moves in its own
+/// regions: its queens and the empty squares they reach, king-connected through empty squares
+/// and its own queens, with the other side's queens and own regions as walls.
+struct Part {
+    queens: u128,
+    empty: u128,
+    /// Whether it takes in a shared region, whose empty squares then bound its moves.
+    shared: bool,
 }
 
 impl Regions {
@@ -365,20 +399,47 @@ impl Regions {
         while unseen != 0 {
             let mut region = unseen & unseen.wrapping_neg();
             loop {
-                let grown = region | neighbours(region) & (empty | all_queens);
+                let grown = region | neighbours(region) & empty | neighbours(region & empty) & all_queens;
                 if grown == region {
                     break;
                 }
                 region = grown;
             }
             unseen &= !region;
+            let gates = region & neighbours(all_queens & !region);
             match (region & queens[0] != 0, region & queens[1] != 0) {
-                (true, true) => regions.shared += (region & empty).count_ones(),
-                (true, false) => regions.own[0].push((region & queens[0], region & empty)),
-                _ => regions.own[1].push((region & queens[1], region & empty)),
+                (true, true) => regions.shared |= region & empty,
+                (mine, _) => regions.own[usize::from(!mine)].push(Region {
+                    queens: region & all_queens,
+                    empty: region & empty,
+                    gates: gates & all_queens,
+                }),
             }
         }
         regions
+    }
+
+    /// The parts of `side` (0 the side to move, 1 the opponent): see [`Part`].
+    fn reach(&self, pos: &Position, side: usize) -> Vec<Part> {
+        let me = pos.side_to_move();
+        let queens = pos.queen_bits(if side == 0 { me } else { me.opponent() });
+        let walled = self.own[1 - side].iter().fold(0, |walls, r| walls | r.empty);
+        let open = pos.empty_bits() & !walled;
+        let mut parts = Vec::new();
+        let mut unseen = queens;
+        while unseen != 0 {
+            let mut part = unseen & unseen.wrapping_neg();
+            loop {
+                let grown = part | neighbours(part) & (open | queens);
+                if grown == part {
+                    break;
+                }
+                part = grown;
+            }
+            unseen &= !part;
+            parts.push(Part { queens: part & queens, empty: part & open, shared: part & self.shared != 0 });
+        }
+        parts
     }
 }
 
@@ -386,7 +447,7 @@ impl Regions {
 /// only once the regions both sides reach are this small can a move's share of nodes prove
 /// anything.
 pub fn worth_solving(pos: &Position) -> bool {
-    Regions::of(pos).shared <= SOLVABLE_SHARED_SQUARES
+    Regions::of(pos).shared.count_ones() <= SOLVABLE_SHARED_SQUARES
 }
 
 /// The most empty squares in shared regions for [`worth_solving`]: a 5x5 position with 16
@@ -427,49 +488,60 @@ mod tests {
 
     /// What the regions decide without a search agrees with play, above all where queens of
     /// both sides stand side by side: a queen that moves leaves its square empty, and the
-    /// other side's queen next to it can step or shoot through it into the region it left.
+    /// other side's queen next to it can step or shoot through it into the region it left,
+    /// unless the move shoots back into that square.
     #[test]
     fn regions_decide_only_what_play_confirms() {
         // White's queen walls b3 off alone; four moves there would beat Black's three, but
-        // whichever way it leaves b3, c4 follows it through the square (c4-b3, or c4-d5/b3).
+        // whichever way it leaves b3, c4 follows it through the square (c4-b3, or c4-d5/b3),
+        // and sealing b3 behind it leaves White two.
         let arrows = ["a2", "a3", "b1", "b2", "b4", "b5", "c3", "c5", "d1", "d2", "d3", "e1", "e3"].map(sq);
         let pos = Position::from_setup_sized(5, 5, &[sq("b3")], &[sq("c4"), sq("d4")], &arrows, Color::White).unwrap();
         assert_eq!(solve(&pos, u64::MAX).winner, Some(Color::Black));
-        // Random sparse 5x5 set-ups, each with a white queen next to a black one.
+        // Random sparse set-ups, each with a white queen next to a black one and up to two more
+        // queens a side.
         let mut keys = crate::zobrist::KeyStream::new(0x501e_0000_0000_0002);
         let mut memo = FxHashMap::default();
-        let (mut decided, mut tried) = (0, 0);
-        while tried < 200_000 {
-            let mut squares: Vec<Square> = (0..25).map(|i| Square::new(i % 5, i / 5).unwrap()).collect();
-            for i in (1..squares.len()).rev() {
-                squares.swap(i, (keys.next_key() % (i as u64 + 1)) as usize);
+        for (width, height) in [(5, 5), (6, 5)] {
+            let (mut decided, mut gated, mut tried) = (0, 0, 0);
+            while tried < 60_000 {
+                let mut squares: Vec<Square> =
+                    (0..width * height).map(|i| Square::new(i % width, i / width).unwrap()).collect();
+                for i in (1..squares.len()).rev() {
+                    squares.swap(i, (keys.next_key() % (i as u64 + 1)) as usize);
+                }
+                let first = squares.remove(0);
+                let Some(at) = squares
+                    .iter()
+                    .position(|s| s.file().abs_diff(first.file()) <= 1 && s.rank().abs_diff(first.rank()) <= 1)
+                else {
+                    continue;
+                };
+                let next_to = squares.remove(at);
+                let mut white = vec![first];
+                let mut black = vec![next_to];
+                white.extend(squares.drain(..(keys.next_key() % 3) as usize));
+                black.extend(squares.drain(..(keys.next_key() % 3) as usize));
+                let empty = 4 + (keys.next_key() % 7) as usize;
+                let side = if keys.next_key().is_multiple_of(2) { Color::White } else { Color::Black };
+                let mut pos =
+                    Position::from_setup_sized(width, height, &white, &black, &squares[empty..], side).unwrap();
+                tried += 1;
+                let mut solver = Solver::new(&pos);
+                solver.max_nodes = u64::MAX;
+                if let Some(Some(wins)) = solver.exact(&pos) {
+                    memo.clear();
+                    assert_eq!(wins, remembered_wins(&mut pos, &mut memo), "{pos:?}");
+                    decided += 1;
+                    gated += usize::from(Regions::of(&pos).own.iter().flatten().any(|r| r.gates != 0));
+                }
             }
-            let first = squares.remove(0);
-            let Some(at) = squares
-                .iter()
-                .position(|s| s.file().abs_diff(first.file()) <= 1 && s.rank().abs_diff(first.rank()) <= 1)
-            else {
-                continue;
-            };
-            let next_to = squares.remove(at);
-            let extra = (keys.next_key() % 3) as usize;
-            let mut white = vec![first];
-            let mut black = vec![next_to];
-            white.extend(squares.drain(..usize::from(extra & 1 == 1)));
-            black.extend(squares.drain(..usize::from(extra == 2)));
-            let empty = 5 + (keys.next_key() % 5) as usize;
-            let side = if keys.next_key().is_multiple_of(2) { Color::White } else { Color::Black };
-            let mut pos = Position::from_setup_sized(5, 5, &white, &black, &squares[empty..], side).unwrap();
-            tried += 1;
-            let mut solver = Solver::new(&pos);
-            solver.max_nodes = u64::MAX;
-            if let Some(Some(wins)) = solver.exact(&pos) {
-                memo.clear();
-                assert_eq!(wins, remembered_wins(&mut pos, &mut memo), "{pos:?}");
-                decided += 1;
-            }
+            // Most decided set-ups have a queen beside another region's: the gates decide them.
+            assert!(
+                decided >= 10_000 && gated >= decided / 2,
+                "{width}x{height}: {decided} of {tried} set-ups decided, {gated} with gates"
+            );
         }
-        assert!(decided >= 500, "only {decided} of {tried} set-ups decided by regions");
     }
 
     /// Small endings, crowded with arrows so that the plain search finishes: the solver's
