@@ -175,6 +175,11 @@ impl Solver {
     }
 }
 
+/// How many children never expanded [`Solver::expand`] counts the replies of: counting is
+/// most of a search's time, and past the first few in the play search's order a child's count
+/// seldom picks the child worked on next.
+const COUNTED_CHILDREN: u64 = 16;
+
 /// The first guess at the numbers of a position never expanded: to disprove it takes refuting
 /// each of its moves, so its disproof number starts at their count, and one without a move is
 /// lost.
@@ -213,9 +218,11 @@ impl Solver {
         };
         // Each child once (moves to symmetric images lead to one position), with its keys and
         // numbers (for its side to move, the opponent): from the table, or, for a child never
-        // expanded, its first guess.
+        // expanded, its first guess: its count of replies for the first COUNTED_CHILDREN of
+        // them in the play search's order, the mean of those counts for the rest.
         let mut seen = rustc_hash::FxHashSet::default();
         let mut children: Vec<(Move, u64, (u32, u32))> = Vec::new();
+        let (mut counted, mut replies, mut guessed) = (0, 0u64, Vec::new());
         for mv in self.ordered_moves(pos) {
             let child_key = keys.after(mv, &self.symmetries).canonical(&self.symmetries);
             if !seen.insert(child_key) {
@@ -223,16 +230,27 @@ impl Solver {
             }
             let numbers = match self.numbers.get(&child_key) {
                 Some(entry) => (entry.proof, entry.disproof),
+                None if counted == COUNTED_CHILDREN => {
+                    guessed.push(children.len());
+                    (1, 1)
+                }
                 None => {
                     // A node each: counting a child's replies costs about what a search node does.
                     self.spend()?;
                     pos.make(mv);
                     let first = initial_numbers(pos);
                     pos.unmake(mv);
+                    if first.1 != 0 {
+                        counted += 1;
+                        replies += u64::from(first.1);
+                    }
                     first
                 }
             };
             children.push((mv, child_key, numbers));
+        }
+        for i in guessed {
+            children[i].2 = (1, (replies / counted.max(1)).max(1) as u32);
         }
         loop {
             let (mut proof, mut disproof) = (INFINITE, 0u32);
