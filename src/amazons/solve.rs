@@ -415,14 +415,9 @@ impl Regions {
         let mut regions = Regions { own: [Vec::new(), Vec::new()], shared: 0 };
         let mut unseen = all_queens;
         while unseen != 0 {
-            let mut region = unseen & unseen.wrapping_neg();
-            loop {
-                let grown = region | neighbours(region) & empty | neighbours(region & empty) & all_queens;
-                if grown == region {
-                    break;
-                }
-                region = grown;
-            }
+            let region = grown(unseen & unseen.wrapping_neg(), |region| {
+                neighbours(region) & empty | neighbours(region & empty) & all_queens
+            });
             unseen &= !region;
             let gates = region & neighbours(all_queens & !region);
             match (region & queens[0] != 0, region & queens[1] != 0) {
@@ -446,18 +441,22 @@ impl Regions {
         let mut parts = Vec::new();
         let mut unseen = queens;
         while unseen != 0 {
-            let mut part = unseen & unseen.wrapping_neg();
-            loop {
-                let grown = part | neighbours(part) & (open | queens);
-                if grown == part {
-                    break;
-                }
-                part = grown;
-            }
+            let part = grown(unseen & unseen.wrapping_neg(), |part| neighbours(part) & (open | queens));
             unseen &= !part;
             parts.push(Part { queens: part & queens, empty: part & open, shared: part & self.shared != 0 });
         }
         parts
+    }
+}
+
+/// `seed` with what `step` adds to it, again and again until it adds nothing new.
+fn grown(mut seed: u128, step: impl Fn(u128) -> u128) -> u128 {
+    loop {
+        let next = seed | step(seed);
+        if next == seed {
+            return seed;
+        }
+        seed = next;
     }
 }
 
