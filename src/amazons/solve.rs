@@ -14,15 +14,17 @@
 //! own regions), solved exactly and separately: the side to move wins when it can make
 //! strictly more moves than its opponent. Where queens of two regions stand side by side, or
 //! a region is still shared, the same counts give bounds that often decide (`exact`). A
-//! position not yet expanded starts with proof number 1 and its count of moves as disproof
-//! number (all must be refuted), so the search favours moves that leave the opponent few
-//! replies; among equals, the play search's cheap order (`order.rs`) decides. A child is
-//! worked on until its numbers pass the runner-up's by a quarter (the 1 + ε trick of Pawlewicz
-//! and Lew), which spares the search switching back and forth between two close children.
+//! position not yet expanded starts with its count of moves as disproof number (all must be
+//! refuted) and proof number 1, both weighted by the play search's evaluation of it, so the
+//! search favours moves that leave the opponent few replies and a poor game; among equals, the
+//! play search's cheap order (`order.rs`) decides. A child is worked on until its numbers pass
+//! the runner-up's by a quarter (the 1 + ε trick of Pawlewicz and Lew), which spares the
+//! search switching back and forth between two close children.
 
 use super::attacks::{Bits, GRID, neighbours, queen_attacks};
 use super::board::{Color, Move, Position};
 use super::eval::DistanceMap;
+use crate::score::Score;
 use keys::{Keys, Symmetries};
 use rustc_hash::FxHashMap;
 
@@ -175,19 +177,34 @@ impl Solver {
     }
 }
 
-/// How many children never expanded [`Solver::expand`] counts the replies of: counting is
-/// most of a search's time, and past the first few in the play search's order a child's count
-/// seldom picks the child worked on next.
+/// How many children never expanded [`Solver::expand`] makes a first guess for
+/// ([`initial_numbers`]): guessing is most of a search's time, and past the first few in the
+/// play search's order a child's guess seldom picks the child worked on next.
 const COUNTED_CHILDREN: u64 = 16;
+
+/// Evaluation (about a hundred a square) that doubles a first guess: a position the side to
+/// move leads by this much gets twice the disproof number, one it trails by this much twice the
+/// proof number. Half or twice this took more nodes.
+const EVALUATION_DOUBLING: f64 = 400.0;
+
+/// The most evaluation a first guess takes into account, either way: past it a lead says little
+/// more about the work a proof needs.
+const LEAD_CAP: Score = 800;
 
 /// The first guess at the numbers of a position never expanded: to disprove it takes refuting
 /// each of its moves, so its disproof number starts at their count, and one without a move is
-/// lost.
+/// lost; then both lean on the play search's evaluation ([`EVALUATION_DOUBLING`]). The
+/// evaluation costs more than the count, but it steers the search to the moves that win so
+/// much better that large proofs take less time.
 fn initial_numbers(pos: &Position) -> (u32, u32) {
-    match pos.count_moves().min(u64::from(INFINITE)) as u32 {
-        0 => (INFINITE, 0),
-        replies => (1, replies),
+    let replies = pos.count_moves();
+    if replies == 0 {
+        return (INFINITE, 0);
     }
+    let odds = (f64::from(pos.evaluate().clamp(-LEAD_CAP, LEAD_CAP)) / EVALUATION_DOUBLING).exp2();
+    let proof = (1.0 / odds).round().max(1.0);
+    let disproof = (replies as f64 * odds).round().clamp(1.0, f64::from(INFINITE - 1));
+    (proof as u32, disproof as u32)
 }
 
 impl Solver {
@@ -218,11 +235,11 @@ impl Solver {
         };
         // Each child once (moves to symmetric images lead to one position), with its keys and
         // numbers (for its side to move, the opponent): from the table, or, for a child never
-        // expanded, its first guess: its count of replies for the first COUNTED_CHILDREN of
-        // them in the play search's order, the mean of those counts for the rest.
+        // expanded, its first guess ([`initial_numbers`]) for the first COUNTED_CHILDREN of them
+        // in the play search's order, and for the rest the mean disproof number of those.
         let mut seen = rustc_hash::FxHashSet::default();
         let mut children: Vec<(Move, u64, (u32, u32))> = Vec::new();
-        let (mut counted, mut replies, mut guessed) = (0, 0u64, Vec::new());
+        let (mut counted, mut disproofs, mut guessed) = (0, 0u64, Vec::new());
         for mv in self.ordered_moves(pos) {
             let child_key = keys.after(mv, &self.symmetries).canonical(&self.symmetries);
             if !seen.insert(child_key) {
@@ -235,14 +252,14 @@ impl Solver {
                     (1, 1)
                 }
                 None => {
-                    // A node each: counting a child's replies costs about what a search node does.
+                    // A node each: a child's first guess costs about what a search node does.
                     self.spend()?;
                     pos.make(mv);
                     let first = initial_numbers(pos);
                     pos.unmake(mv);
                     if first.1 != 0 {
                         counted += 1;
-                        replies += u64::from(first.1);
+                        disproofs += u64::from(first.1);
                     }
                     first
                 }
@@ -250,7 +267,7 @@ impl Solver {
             children.push((mv, child_key, numbers));
         }
         for i in guessed {
-            children[i].2 = (1, (replies / counted.max(1)).max(1) as u32);
+            children[i].2 = (1, (disproofs / counted.max(1)).max(1) as u32);
         }
         loop {
             let (mut proof, mut disproof) = (INFINITE, 0u32);
@@ -559,6 +576,33 @@ mod tests {
                 "{width}x{height}: {decided} of {tried} set-ups decided, {gated} with gates"
             );
         }
+    }
+
+    /// Along random games on five board sizes, a position's first numbers lean the way its
+    /// evaluation does, a doubling per [`EVALUATION_DOUBLING`].
+    #[test]
+    fn first_guesses_lean_on_the_evaluation() {
+        let (mut leading, mut trailing) = (0, 0);
+        super::super::board::tests::along_random_games(0x0a11_5123_5eed_0005, |pos| {
+            let replies = pos.count_moves() as u32;
+            let (proof, disproof) = initial_numbers(pos);
+            if replies == 0 {
+                assert_eq!((proof, disproof), (INFINITE, 0));
+                return;
+            }
+            let lead = pos.evaluate();
+            assert!(proof >= 1 && disproof >= 1);
+            if lead >= EVALUATION_DOUBLING as Score {
+                leading += 1;
+                assert!(proof == 1 && disproof >= 2 * replies, "{lead}: {proof} {disproof} of {replies}");
+            } else if lead <= -EVALUATION_DOUBLING as Score {
+                trailing += 1;
+                assert!(proof >= 2 && disproof <= replies.div_ceil(2), "{lead}: {proof} {disproof} of {replies}");
+            } else if lead == 0 {
+                assert_eq!((proof, disproof), (1, replies));
+            }
+        });
+        assert!(leading >= 10 && trailing >= 10, "{leading} leading, {trailing} trailing");
     }
 
     /// Small endings, crowded with arrows so that the plain search finishes: the solver's
