@@ -154,12 +154,18 @@ impl Position {
     /// the sides are separated (no empty square reachable by both), when [`race_score`]
     /// applies instead.
     pub fn terms(&self, weights: &Weights) -> Option<Terms> {
+        self.terms_or_race(weights).ok()
+    }
+
+    /// [`Position::terms`], or once the sides are separated the squares each reaches (the side
+    /// to move's first), read off the same distance maps.
+    fn terms_or_race(&self, weights: &Weights) -> Result<Terms, (u32, u32)> {
         let me = self.side_to_move();
         let (mine, theirs) = (self.queen_bits(me), self.queen_bits(me.opponent()));
         let occupied = self.occupied_bits();
         let (q_me, q_opp) = (DistanceMap::queen(mine, occupied), DistanceMap::queen(theirs, occupied));
         if q_me.reached & q_opp.reached == 0 {
-            return None;
+            return Err((q_me.reached.count_ones(), q_opp.reached.count_ones()));
         }
         let empty = self.empty_bits();
         let (k_me, k_opp) = (DistanceMap::king(mine, empty), DistanceMap::king(theirs, empty));
@@ -173,7 +179,7 @@ impl Position {
         }
         terms.c1 *= 2.0;
         terms.mobility = mobility(self, mine) - mobility(self, theirs);
-        Some(terms)
+        Ok(terms)
     }
 
     /// How far the game has gone, as the arrows shot on the 10x10 board the weights were tuned
@@ -190,12 +196,9 @@ impl Position {
 
     /// [`Position::evaluate`] with other weights, for tuning.
     pub fn evaluate_with(&self, weights: &Weights) -> Score {
-        let Some(terms) = self.terms(weights) else {
-            let occupied = self.occupied_bits();
-            let me = self.side_to_move();
-            let mine = DistanceMap::queen(self.queen_bits(me), occupied).reached.count_ones();
-            let theirs = DistanceMap::queen(self.queen_bits(me.opponent()), occupied).reached.count_ones();
-            return race_score(mine, theirs);
+        let terms = match self.terms_or_race(weights) {
+            Ok(terms) => terms,
+            Err((mine, theirs)) => return race_score(mine, theirs),
         };
         let score = (terms.weighted(weights.at(self.stage())) * SCALE).round() as Score;
         score.clamp(-RACE_BASE / 2, RACE_BASE / 2)
