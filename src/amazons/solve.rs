@@ -16,8 +16,9 @@
 //! a region is still shared, the same counts give bounds that often decide (`exact`). A
 //! position not yet expanded starts with its count of moves as disproof number (all must be
 //! refuted) and proof number 1, both weighted by the play search's evaluation of it, so the
-//! search favours moves that leave the opponent few replies and a poor game; among equals, the
-//! play search's cheap order (`order.rs`) decides. A child is worked on until its numbers pass
+//! search favours moves that leave the opponent few replies and a poor game, and (killers) the
+//! last moves that won a position as far from the root; among equals, the play search's cheap
+//! order (`order.rs`) decides. A child is worked on until its numbers pass
 //! the runner-up's by a quarter (the 1 + ε trick of Pawlewicz and Lew), which spares the
 //! search switching back and forth between two close children.
 
@@ -100,7 +101,12 @@ pub struct Solver {
     settled: Vec<(Position, Color)>,
     nodes: u64,
     max_nodes: u64,
+    /// By distance from the root: the last two moves that won a position there.
+    killers: Vec<Killers>,
 }
+
+/// Moves that won positions at one distance from the root, the latest first.
+type Killers = [Option<Move>; 2];
 
 #[derive(Clone, Copy)]
 struct Entry {
@@ -127,6 +133,7 @@ impl Solver {
             settled: Vec::new(),
             nodes: 0,
             max_nodes: 0,
+            killers: Vec::new(),
         }
     }
 
@@ -143,7 +150,7 @@ impl Solver {
         let mut pos = self.root.clone();
         let me = pos.side_to_move();
         let keys = Keys::of(&pos, &self.symmetries);
-        let finished = self.expand(&mut pos, keys, INFINITE, INFINITE).is_some();
+        let finished = self.expand(&mut pos, keys, INFINITE, INFINITE, 0).is_some();
         // Settled one way or the other, unless the budget ran out or the numbers grew past
         // what they can count.
         match self.numbers(keys.canonical(&self.symmetries)) {
@@ -191,6 +198,11 @@ const EVALUATION_DOUBLING: f64 = 400.0;
 /// more about the work a proof needs.
 const LEAD_CAP: Score = 800;
 
+/// How much a killer's first disproof number shrinks ([`Solver::killers`]): a move that won a
+/// position at the same distance from the root, where the positions differ by a move or two,
+/// often wins this one too. Four took fewer nodes on one large proof and more on the small ones.
+const KILLER_DIVISOR: u32 = 2;
+
 /// The first guess at the numbers of a position never expanded: to disprove it takes refuting
 /// each of its moves, so its disproof number starts at their count, and one without a move is
 /// lost; then both lean on the play search's evaluation ([`EVALUATION_DOUBLING`]). The
@@ -214,9 +226,17 @@ impl Solver {
         self.numbers.get(&key).map_or((1, 1), |entry| (entry.proof, entry.disproof))
     }
 
-    /// Works on `pos` until its proof number reaches `proof_limit` or its disproof number
-    /// `disproof_limit` (both reached once it is settled); `None` once the budget is spent.
-    fn expand(&mut self, pos: &mut Position, keys: Keys, proof_limit: u32, disproof_limit: u32) -> Option<()> {
+    /// Works on `pos`, `ply` moves from the root, until its proof number reaches `proof_limit`
+    /// or its disproof number `disproof_limit` (both reached once it is settled); `None` once
+    /// the budget is spent.
+    fn expand(
+        &mut self,
+        pos: &mut Position,
+        keys: Keys,
+        proof_limit: u32,
+        disproof_limit: u32,
+        ply: usize,
+    ) -> Option<()> {
         self.spend()?;
         let key = keys.canonical(&self.symmetries);
         let start = self.nodes;
@@ -235,12 +255,17 @@ impl Solver {
         };
         // Each child once (moves to symmetric images lead to one position), with its keys and
         // numbers (for its side to move, the opponent): from the table, or, for a child never
-        // expanded, its first guess ([`initial_numbers`]) for the first COUNTED_CHILDREN of them
-        // in the play search's order, and for the rest the mean disproof number of those.
+        // expanded, its first guess ([`initial_numbers`], a killer's disproof number shrunk by
+        // [`KILLER_DIVISOR`]) for the first COUNTED_CHILDREN of them, killers first and then in
+        // the play search's order, and for the rest the mean disproof number of those.
+        if self.killers.len() <= ply {
+            self.killers.resize(ply + 1, [None; 2]);
+        }
+        let killers = self.killers[ply];
         let mut seen = rustc_hash::FxHashSet::default();
         let mut children: Vec<(Move, u64, (u32, u32))> = Vec::new();
         let (mut counted, mut disproofs, mut guessed) = (0, 0u64, Vec::new());
-        for mv in self.ordered_moves(pos) {
+        for mv in self.ordered_moves(pos, &killers) {
             let child_key = keys.after(mv, &self.symmetries).canonical(&self.symmetries);
             if !seen.insert(child_key) {
                 continue;
@@ -255,8 +280,11 @@ impl Solver {
                     // A node each: a child's first guess costs about what a search node does.
                     self.spend()?;
                     pos.make(mv);
-                    let first = initial_numbers(pos);
+                    let mut first = initial_numbers(pos);
                     pos.unmake(mv);
+                    if killers.contains(&Some(mv)) {
+                        first.1 = (first.1 / KILLER_DIVISOR).max(u32::from(first.1 != 0));
+                    }
                     if first.1 != 0 {
                         counted += 1;
                         disproofs += u64::from(first.1);
@@ -284,6 +312,13 @@ impl Solver {
             let work = earlier.saturating_add((self.nodes - start).min(u64::from(u32::MAX)) as u32);
             self.numbers.insert(key, Entry { proof, disproof, work });
             if proof >= proof_limit || disproof >= disproof_limit {
+                if proof == 0 {
+                    let winner = Some(children[chosen].0);
+                    let slot = &mut self.killers[ply];
+                    if slot[0] != winner {
+                        *slot = [winner, slot[0]];
+                    }
+                }
                 if (proof == 0 || disproof == 0) && work >= RECORD_WORK {
                     let me = pos.side_to_move();
                     self.settled.push((pos.clone(), if proof == 0 { me } else { me.opponent() }));
@@ -294,7 +329,8 @@ impl Solver {
             let child_disproof_limit = proof_limit.min(second.saturating_add(second / 4 + 1));
             let (mv, child_key, _) = children[chosen];
             pos.make(mv);
-            let done = self.expand(pos, keys.after(mv, &self.symmetries), child_proof_limit, child_disproof_limit);
+            let done =
+                self.expand(pos, keys.after(mv, &self.symmetries), child_proof_limit, child_disproof_limit, ply + 1);
             children[chosen].2 = self.numbers(child_key);
             pos.unmake(mv);
             done?;
@@ -307,12 +343,15 @@ impl Solver {
         (self.nodes <= self.max_nodes).then_some(())
     }
 
-    fn ordered_moves(&self, pos: &Position) -> Vec<Move> {
+    /// `pos`'s moves, `killers` first (the latest first), then in the play search's order.
+    fn ordered_moves(&self, pos: &Position, killers: &Killers) -> Vec<Move> {
         let moves = pos.legal_moves();
         let mut scores = Vec::with_capacity(moves.len());
         pos.order_scores(&moves, &mut scores);
         let mut scored: Vec<(i32, Move)> = scores.into_iter().zip(moves).collect();
         scored.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        let rank = |mv: Move| killers.iter().position(|&k| k == Some(mv)).unwrap_or(killers.len());
+        scored.sort_by_key(|&(_, mv)| rank(mv));
         scored.into_iter().map(|(_, mv)| mv).collect()
     }
 
@@ -607,6 +646,26 @@ mod tests {
 
     /// Small endings, crowded with arrows so that the plain search finishes: the solver's
     /// verdict matches it, and its move wins.
+    #[test]
+    fn killers_are_moves_that_won_and_come_first() {
+        let mut pos = Position::start(5, 5).unwrap();
+        for mv in ["a2-c2/b2", "d5-d4/d3", "d1-d2/d1", "a4-a3/a4", "c2-c3/c5"] {
+            pos.play(pos.parse_move(mv).unwrap()).unwrap();
+        }
+        if solve(&pos, u64::MAX).winner != Some(pos.side_to_move()) {
+            pos.play(pos.legal_moves()[0]).unwrap();
+        }
+        let mut solver = Solver::new(&pos);
+        assert_eq!(solver.run(u64::MAX).winner, Some(pos.side_to_move()));
+        let killers = solver.killers[0];
+        let winner = killers[0].expect("the root was won by a move");
+        let keys = Keys::of(&pos, &solver.symmetries);
+        assert_eq!(solver.numbers(keys.after(winner, &solver.symmetries).canonical(&solver.symmetries)).1, 0);
+        assert_eq!(solver.ordered_moves(&pos, &killers)[0], winner);
+        let last = *solver.ordered_moves(&pos, &[None; 2]).last().unwrap();
+        assert_eq!(solver.ordered_moves(&pos, &[Some(last), Some(winner)])[..2], [last, winner]);
+    }
+
     #[test]
     fn verdicts_match_the_plain_definition() {
         let mut keys = crate::zobrist::KeyStream::new(0x501e_0000_0000_0001);
