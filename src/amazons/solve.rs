@@ -349,9 +349,8 @@ impl Solver {
         let mut scores = Vec::with_capacity(moves.len());
         pos.order_scores(&moves, &mut scores);
         let mut scored: Vec<(i32, Move)> = scores.into_iter().zip(moves).collect();
-        scored.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
         let rank = |mv: Move| killers.iter().position(|&k| k == Some(mv)).unwrap_or(killers.len());
-        scored.sort_by_key(|&(_, mv)| rank(mv));
+        scored.sort_by_key(|&(score, mv)| (rank(mv), std::cmp::Reverse(score)));
         scored.into_iter().map(|(_, mv)| mv).collect()
     }
 
@@ -644,8 +643,7 @@ mod tests {
         assert!(leading >= 10 && trailing >= 10, "{leading} leading, {trailing} trailing");
     }
 
-    /// Small endings, crowded with arrows so that the plain search finishes: the solver's
-    /// verdict matches it, and its move wins.
+    /// The root's killer is a move that won it, and killers lead the order, the latest first.
     #[test]
     fn killers_are_moves_that_won_and_come_first() {
         let mut pos = Position::start(5, 5).unwrap();
@@ -666,6 +664,8 @@ mod tests {
         assert_eq!(solver.ordered_moves(&pos, &[Some(last), Some(winner)])[..2], [last, winner]);
     }
 
+    /// Small endings, crowded with arrows so that the plain search finishes: the solver's
+    /// verdict matches it, and its move wins.
     #[test]
     fn verdicts_match_the_plain_definition() {
         let mut keys = crate::zobrist::KeyStream::new(0x501e_0000_0000_0001);
