@@ -176,7 +176,7 @@ pub fn queen_fill(set: u128, empty: u128) -> u128 {
 /// its moves, not a union): every direction walks the whole set forward one step at a time
 /// through `empty`, counting the squares it still reaches. Move counts count arrows this way
 /// instead of one ray lookup per landing square.
-#[inline]
+#[inline(always)]
 pub fn count_queen_moves(set: u128, empty: u128) -> u32 {
     let (east, west) = (empty & !FILE_A, empty & !FILE_K);
     let north = STRIDE as u32;

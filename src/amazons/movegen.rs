@@ -147,8 +147,15 @@ fn count_moves_of(queens: u128, occ: u128) -> u64 {
         }
     }
     let empty = !occ & GRID;
-    let walked: u32 =
-        layers.iter().take_while(|&&layer| layer != 0).map(|&layer| count_queen_moves(layer, empty)).sum();
+    // A loop rather than an iterator chain, whose `fold` would be a function of its own built
+    // without `popcnt`.
+    let mut walked = 0;
+    for &layer in &layers {
+        if layer == 0 {
+            break;
+        }
+        walked += count_queen_moves(layer, empty);
+    }
     u64::from(gained + walked)
 }
 

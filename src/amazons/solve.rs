@@ -27,7 +27,7 @@ use super::board::{Color, Move, Position};
 use super::eval::DistanceMap;
 use crate::score::Score;
 use keys::{Keys, Symmetries};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 mod keys;
 
@@ -262,10 +262,11 @@ impl Solver {
             self.killers.resize(ply + 1, [None; 2]);
         }
         let killers = self.killers[ply];
-        let mut seen = rustc_hash::FxHashSet::default();
-        let mut children: Vec<(Move, u64, (u32, u32))> = Vec::new();
+        let moves = self.ordered_moves(pos, &killers);
+        let mut seen = FxHashSet::with_capacity_and_hasher(moves.len(), Default::default());
+        let mut children: Vec<(Move, u64, (u32, u32))> = Vec::with_capacity(moves.len());
         let (mut counted, mut disproofs, mut guessed) = (0, 0u64, Vec::new());
-        for mv in self.ordered_moves(pos, &killers) {
+        for mv in moves {
             let child_key = keys.after(mv, &self.symmetries).canonical(&self.symmetries);
             if !seen.insert(child_key) {
                 continue;
@@ -343,15 +344,23 @@ impl Solver {
         (self.nodes <= self.max_nodes).then_some(())
     }
 
-    /// `pos`'s moves, `killers` first (the latest first), then in the play search's order.
+    /// `pos`'s moves, `killers` first (the latest first), then in the play search's order, ties
+    /// in the order of generation. Each move's sort key is one integer (rank, score, index), so
+    /// an unstable sort of integers gives the stable order.
     fn ordered_moves(&self, pos: &Position, killers: &Killers) -> Vec<Move> {
         let moves = pos.legal_moves();
         let mut scores = Vec::with_capacity(moves.len());
         pos.order_scores(&moves, &mut scores);
-        let mut scored: Vec<(i32, Move)> = scores.into_iter().zip(moves).collect();
-        let rank = |mv: Move| killers.iter().position(|&k| k == Some(mv)).unwrap_or(killers.len());
-        scored.sort_by_key(|&(score, mv)| (rank(mv), std::cmp::Reverse(score)));
-        scored.into_iter().map(|(_, mv)| mv).collect()
+        let mut keys: Vec<u64> = (scores.iter().zip(&moves).enumerate())
+            .map(|(index, (&score, &mv))| {
+                let rank = killers.iter().position(|&k| k == Some(mv)).unwrap_or(killers.len()) as u64;
+                // Higher scores first: the score's order flipped, as an unsigned number.
+                let lower_first = u64::from(!((score as u32) ^ (1 << 31)));
+                rank << 56 | lower_first << 24 | index as u64
+            })
+            .collect();
+        keys.sort_unstable();
+        keys.into_iter().map(|key| moves[(key & 0xff_ffff) as usize]).collect()
     }
 
     /// Whether the side to move wins, where that is known without a search: `Some(false)`
