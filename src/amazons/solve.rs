@@ -673,6 +673,24 @@ mod tests {
         assert_eq!(solver.ordered_moves(&pos, &[Some(last), Some(winner)])[..2], [last, winner]);
     }
 
+    /// The one integer key per move orders as a stable sort by killer rank and then score
+    /// does: negative scores, ties and killers included.
+    #[test]
+    fn the_order_is_the_stable_sort_of_ranks_and_scores() {
+        let solver = Solver::new(&Position::start(5, 5).unwrap());
+        super::super::board::tests::along_random_games(0x0a11_5123_5eed_0005, |pos| {
+            let moves = pos.legal_moves();
+            let killers = [moves.get(moves.len() / 2).copied(), moves.last().copied()];
+            let mut scores = Vec::new();
+            pos.order_scores(&moves, &mut scores);
+            let rank = |mv: &Move| killers.iter().position(|&k| k == Some(*mv)).unwrap_or(2);
+            let mut expected: Vec<(Move, i32)> = moves.iter().copied().zip(scores).collect();
+            expected.sort_by_key(|(mv, score)| (rank(mv), std::cmp::Reverse(*score)));
+            let expected: Vec<Move> = expected.into_iter().map(|(mv, _)| mv).collect();
+            assert_eq!(solver.ordered_moves(pos, &killers), expected, "{pos:?}");
+        });
+    }
+
     /// Small endings, crowded with arrows so that the plain search finishes: the solver's
     /// verdict matches it, and its move wins.
     #[test]
