@@ -184,6 +184,10 @@ impl Solver {
     }
 }
 
+/// Bits of a move's index in its sort key ([`Solver::ordered_moves`]): an Amazons position on
+/// the largest board has far fewer than 2^16 moves.
+const INDEX_BITS: u32 = 16;
+
 /// How many children never expanded [`Solver::expand`] makes a first guess for
 /// ([`initial_numbers`]): guessing is most of a search's time, and past the first few in the
 /// play search's order a child's guess seldom picks the child worked on next.
@@ -345,22 +349,22 @@ impl Solver {
     }
 
     /// `pos`'s moves, `killers` first (the latest first), then in the play search's order, ties
-    /// in the order of generation. Each move's sort key is one integer (rank, score, index), so
-    /// an unstable sort of integers gives the stable order.
+    /// in the order of generation. As in the search's ordering, each move's sort key is one
+    /// integer with the move's index below it, so an unstable sort gives the stable order.
     fn ordered_moves(&self, pos: &Position, killers: &Killers) -> Vec<Move> {
         let moves = pos.legal_moves();
         let mut scores = Vec::with_capacity(moves.len());
         pos.order_scores(&moves, &mut scores);
-        let mut keys: Vec<u64> = (scores.iter().zip(&moves).enumerate())
+        debug_assert!(moves.len() <= 1 << INDEX_BITS);
+        let mut keys: Vec<i64> = (scores.iter().zip(&moves).enumerate())
             .map(|(index, (&score, &mv))| {
-                let rank = killers.iter().position(|&k| k == Some(mv)).unwrap_or(killers.len()) as u64;
-                // Higher scores first: the score's order flipped, as an unsigned number.
-                let lower_first = u64::from(!((score as u32) ^ (1 << 31)));
-                rank << 56 | lower_first << 24 | index as u64
+                let rank = killers.iter().position(|&k| k == Some(mv)).unwrap_or(killers.len()) as i64;
+                // A rank step outweighs any score; higher scores first.
+                ((rank << 33) - i64::from(score)) << INDEX_BITS | index as i64
             })
             .collect();
         keys.sort_unstable();
-        keys.into_iter().map(|key| moves[(key & 0xff_ffff) as usize]).collect()
+        keys.into_iter().map(|key| moves[(key & ((1 << INDEX_BITS) - 1)) as usize]).collect()
     }
 
     /// Whether the side to move wins, where that is known without a search: `Some(false)`
