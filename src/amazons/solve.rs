@@ -269,16 +269,25 @@ impl Solver {
         let moves = self.ordered_moves(pos, &killers);
         let mut seen = FxHashSet::with_capacity_and_hasher(moves.len(), Default::default());
         let mut children: Vec<(Move, u64, (u32, u32))> = Vec::with_capacity(moves.len());
-        let (mut counted, mut disproofs, mut guessed) = (0, 0u64, Vec::new());
         for mv in moves {
             let child_key = keys.after(mv, &self.symmetries).canonical(&self.symmetries);
-            if !seen.insert(child_key) {
-                continue;
+            if seen.insert(child_key) {
+                children.push((mv, child_key, (1, 1)));
             }
-            let numbers = match self.numbers.get(&child_key) {
-                Some(entry) => (entry.proof, entry.disproof),
+        }
+        // All the children's table reads back to back, before any first guess: in a table
+        // larger than the processor's caches each read waits on memory, and read in a row
+        // they wait together.
+        let known: Vec<Option<(u32, u32)>> = (children.iter())
+            .map(|&(_, child_key, _)| self.numbers.get(&child_key).map(|entry| (entry.proof, entry.disproof)))
+            .collect();
+        let (mut counted, mut disproofs, mut guessed) = (0, 0u64, Vec::new());
+        for (i, known) in known.into_iter().enumerate() {
+            let mv = children[i].0;
+            children[i].2 = match known {
+                Some(numbers) => numbers,
                 None if counted == COUNTED_CHILDREN => {
-                    guessed.push(children.len());
+                    guessed.push(i);
                     (1, 1)
                 }
                 None => {
@@ -297,7 +306,6 @@ impl Solver {
                     first
                 }
             };
-            children.push((mv, child_key, numbers));
         }
         for i in guessed {
             children[i].2 = (1, (disproofs / counted.max(1)).max(1) as u32);
