@@ -105,18 +105,35 @@ def step(config, theta, k, signs, result):
             for (name, (_, low, high, _)), delta in zip(config["params"].items(), signs)}
 
 
+def signals(names, iterations):
+    """Each parameter's signal: the sum of R·Δ_i over the pairs, divided by the spread that sum
+    would have if R did not depend on Δ_i (the square root of the sum of R²). Each is about a
+    standard normal while the pairs cannot yet tell the parameter's gradient from chance, so the
+    sum of their squares near the parameter count says no parameter is known to have moved for
+    a reason. All 0 while every pair is even."""
+    spread = sum(it["result"] ** 2 for it in iterations) ** 0.5
+    return {name: sum(it["result"] * (1 if it["signs"][i] == "+" else -1) for it in iterations) / spread if spread
+            else 0.0 for i, name in enumerate(names)}
+
+
 def summary(state, history_path):
-    """Where a run stands: its pairs by result, then each parameter's move from its
-    default in steps (the perturbation's size at the end), largest first."""
+    """Where a run stands: its pairs by result and how far the results are from chance
+    ([`signals`]), then each parameter's move from its default in steps (the perturbation's size
+    at the end) and its signal, largest move first."""
     config, theta = state["config"], state["theta"]
     lines = [line for line in history_path.read_text().splitlines() if line.strip()][:state.get("lines")]
-    results = [it["result"] for line in lines for it in json.loads(line)["iterations"]]
+    iterations = [it for line in lines for it in json.loads(line)["iterations"]]
+    results = [it["result"] for it in iterations]
+    signal = signals(list(config["params"]), iterations)
     counts = " ".join(f"{r:+d}: {results.count(r)}" for r in (-2, -1, 0, 1, 2))
     lines = [f"k = {state['k']} of {config['iterations']}, {config['nodes']} nodes a move: {len(results)} pairs "
-             f"({2 * len(results)} games); pairs by θ+'s wins minus losses {counts}"]
+             f"({2 * len(results)} games); pairs by θ+'s wins minus losses {counts}",
+             f"signals: sum of squares {sum(z * z for z in signal.values()):.1f} against {len(signal)} from chance "
+             f"alone; {sum(abs(z) > 2 for z in signal.values())} beyond 2 against {0.0455 * len(signal):.1f}"]
     moved = sorted(config["params"].items(), key=lambda item: -abs(theta[item[0]] - item[1][0]) / item[1][3])
     for name, (default, _, _, step) in moved:
-        lines.append(f"{name:40} {default:>7} -> {theta[name]:10.2f}  {(theta[name] - default) / step:+.2f} steps")
+        lines.append(f"{name:40} {default:>7} -> {theta[name]:10.2f}  {(theta[name] - default) / step:+.2f} steps"
+                     f"  signal {signal[name]:+.2f}")
     return "\n".join(lines)
 
 
@@ -141,7 +158,8 @@ def main():
                     " around the new θ, --batch pairs in flight (fishtest's way: no worker waits for a batch's"
                     " slowest pair, but the path depends on which pair ends first)")
     ap.add_argument("--summary", action="store_true", help="print where the run stands (pairs, their results, each"
-                    " parameter's move from its default in SPSA steps, largest first) and play nothing")
+                    " parameter's move from its default in SPSA steps, largest first, and how far each parameter's"
+                    " results are from chance) and play nothing")
     ap.add_argument("--deadline", type=float, help="seconds: once a batch (or pair) has ended, start none that the"
                     " slowest so far says would end later than this after the start (a lent machine's time)")
     games.add_runner_arguments(ap)

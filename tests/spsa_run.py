@@ -58,6 +58,15 @@ def replayed(state, history):
     return theta == state["theta"]
 
 
+def signals_told():
+    """Four pairs whose results follow the first parameter's sign and not the second's: sums 6
+    and -2 over a spread of √12; no signal from pairs that all end even."""
+    iterations = [{"signs": signs, "result": result} for signs, result in (("++", 2), ("+-", 2), ("-+", -2), ("--", 0))]
+    told = spsa.signals(["a", "b"], iterations)
+    even = spsa.signals(["a"], [{"signs": "+", "result": 0}])
+    return abs(told["a"] - 6 / 12 ** 0.5) < 1e-12 and abs(told["b"] + 2 / 12 ** 0.5) < 1e-12 and even == {"a": 0.0}
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="arbor-spsa-test-") as folder:
         folder = Path(folder)
@@ -113,8 +122,10 @@ def main():
                 spread["lines"] == 4 and replayed(spread, folder / "spread.history.jsonl"),
             "the state names the openings relative to the repository (it resumes in another checkout)":
                 straight["config"]["openings"] == "scripts/openings/freestyle_15.txt",
-            "--summary gives the pairs and every parameter's move":
-                told[0].startswith("k = 6 of 100, 300 nodes a move: 6 pairs (12 games)") and len(told) == 5,
+            "--summary gives the pairs, their distance from chance and every parameter's move":
+                told[0].startswith("k = 6 of 100, 300 nodes a move: 6 pairs (12 games)")
+                and told[1].startswith("signals: sum of squares") and len(told) == 6,
+            "a signal is the sum of R·Δ over the spread of that sum under chance": signals_told(),
             "past --deadline the first batch is played and no other": deadline["k"] == 2,
             "the engine arguments reach the engines": unknown.returncode != 0 and not (folder / "unknown.json").exists(),
         }
