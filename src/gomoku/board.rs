@@ -16,7 +16,7 @@ mod frames;
 
 use std::sync::OnceLock;
 
-use cells::{Cells, EMPTY_CELL, WALL_CELL};
+use cells::{CANDIDATE_WORDS, Cells, EMPTY_CELL, WALL_CELL};
 use frames::{Frame, Rescored};
 
 use super::eval::{self, CellEntry, CellTable, MOVER, Totals, unpack_shapes, with_shape};
@@ -61,7 +61,7 @@ pub struct Board {
     totals: [Totals; 2],
     threat_counts: [[u32; THREAT_KINDS]; 2],
     /// Bit per cell: empty and near a stone. Iterating it is what makes move generation cheap.
-    candidate_bits: [u64; CELLS.div_ceil(64)],
+    candidate_bits: [u64; CANDIDATE_WORDS],
     hash: u64,
     side: Color,
     history: Vec<Move>,
@@ -95,7 +95,7 @@ impl Board {
             cells: Cells::walls(),
             totals: [0; 2],
             threat_counts: [[0; THREAT_KINDS]; 2],
-            candidate_bits: [0; CELLS.div_ceil(64)],
+            candidate_bits: [0; CANDIDATE_WORDS],
             hash: 0,
             side: Color::Black,
             history: Vec::new(),
@@ -238,6 +238,12 @@ impl Board {
 
     pub fn contains(&self, mv: Move) -> bool {
         mv.x() < self.width && mv.y() < self.height
+    }
+
+    /// Whether padded-array index `i` is a cell of the board, not of the padding.
+    fn on_board(&self, i: usize) -> bool {
+        let (x, y) = (i % STRIDE, i / STRIDE);
+        (PAD..PAD + self.width).contains(&x) && (PAD..PAD + self.height).contains(&y)
     }
 
     /// The stone on `mv`, `None` when empty or off the board.
@@ -404,7 +410,7 @@ impl Board {
         let color = self.side;
         debug_assert!(self.cells[i].code == EMPTY_CELL && !self.won);
         self.won = self.shapes(mv, color).contains(&Shape::Five);
-        self.open_frame();
+        self.open_frame(i);
         self.exclude(i);
         self.set_cell(i, color.code(), true);
         self.hash = self.hash_after(mv);
@@ -430,7 +436,7 @@ impl Board {
         self.hash = self.hash_after(mv);
         if !self.frames.is_empty() {
             self.set_cell(i, EMPTY_CELL, false);
-            self.restore_frame();
+            self.restore_frame(i);
         } else {
             self.set_cell(i, EMPTY_CELL, true);
             self.include(i);
@@ -509,7 +515,7 @@ pub(crate) mod tests {
         let mut fresh = board.clone();
         fresh.totals = [0; 2];
         fresh.threat_counts = [[0; THREAT_KINDS]; 2];
-        fresh.candidate_bits = [0; CELLS.div_ceil(64)];
+        fresh.candidate_bits = [0; CANDIDATE_WORDS];
         let mut on_board = vec![false; CELLS];
         for i in board.playable() {
             on_board[i] = true;
@@ -528,7 +534,6 @@ pub(crate) mod tests {
                 .filter(|&q| on_board[q] && board.cells[q].code != EMPTY_CELL)
                 .count() as u8;
             fresh.cells[i].keys = keys;
-            fresh.cells[i].near = near;
             if cell.code != EMPTY_CELL {
                 continue;
             }
@@ -556,7 +561,7 @@ pub(crate) mod tests {
         // A wall's shapes are never read, so they are not kept.
         for i in a.playable().filter(|&i| a.cells[i].code != WALL_CELL) {
             let (x, y) = (&a.cells[i], &b.cells[i]);
-            assert!(x.keys == y.keys && x.near == y.near && x.code == y.code, "cell {i}");
+            assert!(x.keys == y.keys && x.code == y.code, "cell {i}");
             if x.code == EMPTY_CELL {
                 assert!(x == y, "cell {i}");
             }

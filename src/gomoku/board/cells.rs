@@ -7,7 +7,7 @@ use super::Board;
 use crate::gomoku::eval::{CellEntry, PackedShapes, with_shape};
 use crate::gomoku::network::Relined;
 use crate::gomoku::pattern::{WALL, pair_shape, slot_shift};
-use crate::gomoku::types::{CELLS, DIRECTIONS, Move, REACH};
+use crate::gomoku::types::{CELLS, DIRECTIONS, MAX_SIZE, Move, PAD, REACH, STRIDE};
 
 /// Candidate moves are empty cells at most this far from a stone along a line.
 const NEAR_DISTANCE: isize = 2;
@@ -32,12 +32,10 @@ pub(super) struct Cell {
     pub(super) entries: [CellEntry; 2],
     /// Empty, black, white or wall.
     pub(super) code: u8,
-    /// How many stones and walls are within [`NEAR_DISTANCE`] of the cell along a line.
-    pub(super) near: u8,
 }
 
 pub(super) const WALL_STATE: Cell =
-    Cell { keys: [0; 4], shapes: [0; 2], entries: [CellEntry::NOTHING; 2], code: WALL_CELL, near: 0 };
+    Cell { keys: [0; 4], shapes: [0; 2], entries: [CellEntry::NOTHING; 2], code: WALL_CELL };
 
 /// The padded array's cells, in an array whose length is a power of two: an index is masked
 /// to it instead of checked against it, which keeps every access in bounds and takes the
@@ -71,41 +69,55 @@ impl std::ops::IndexMut<usize> for Cells {
     }
 }
 
-/// Offsets along a line of the cells whose near counts a stone changes, and of the others
-/// whose keys see it, nearest first.
+/// Offsets along a line of the cells a stone can make candidates, and of all whose keys see
+/// it, nearest first.
 const NEAR_OFFSETS: [isize; 4] = [-1, 1, -2, 2];
-const FAR_OFFSETS: [isize; 6] = [-3, 3, -4, 4, -5, 5];
+const LINE_OFFSETS: [isize; 10] = [-1, 1, -2, 2, -3, 3, -4, 4, -5, 5];
+/// Words of the candidate bits, from [`candidate_window`]'s, that a stone can change: the cells
+/// within [`NEAR_DISTANCE`] of it along a line lie within `NEAR_DISTANCE * (STRIDE + 1)` bits.
+pub(super) const CANDIDATE_WINDOW: usize = 4;
+/// Words of the candidate bits: one bit per cell of the padded array.
+pub(super) const CANDIDATE_WORDS: usize = CELLS.div_ceil(64);
+const NEAR_SPAN: usize = NEAR_DISTANCE as usize * (STRIDE + 1);
+
+/// The first word of the candidate bits a stone at `i` can change.
+pub(super) const fn candidate_window(i: usize) -> usize {
+    (i - NEAR_SPAN) / 64
+}
+
 /// Offsets along a line of the cells whose shapes in the learned evaluation a stone changes.
 const LEARNED_OFFSETS: [isize; 8] = [-4, -3, -2, -1, 1, 2, 3, 4];
 
 const _: () = assert!(NEAR_DISTANCE == 2 && REACH == 5, "the offset lists spell these out");
+const _: () = {
+    let last = (PAD + MAX_SIZE - 1) * (STRIDE + 1);
+    assert!(PAD * (STRIDE + 1) >= NEAR_SPAN, "a window starts inside the array");
+    assert!(candidate_window(last) + CANDIDATE_WINDOW <= CANDIDATE_WORDS, "and ends inside it");
+    assert!(2 * NEAR_SPAN + 63 < 64 * CANDIDATE_WINDOW, "and holds every cell near its stone");
+};
 
 impl Board {
-    /// Writes a cell code and updates the keys and near counts of its lines, and with `rescore`
-    /// the shapes and scores of the empty cells on them and the learned features (without, the
+    /// Writes a cell code and updates the keys of its lines, and with `rescore` the shapes and
+    /// scores of the empty cells on them, the learned features and the candidates (without, the
     /// move's frame restores those).
     pub(super) fn set_cell(&mut self, i: usize, code: u8, rescore: bool) {
         // Codes are 2-bit fields and, in every key that is read, the slot held the old code:
         // XOR writes the new one.
         let flip = u32::from(self.cells[i].code ^ code);
         self.cells[i].code = code;
-        self.update_candidate(i);
-        let near_delta = if code == EMPTY_CELL { u8::MAX } else { 1 };
         for (d, &step) in DIRECTIONS.iter().enumerate() {
-            for offset in NEAR_OFFSETS {
-                let q = (i as isize + offset * step) as usize;
-                let cell = &mut self.cells[q];
-                cell.keys[d] ^= flip << slot_shift(-offset);
-                cell.near = cell.near.wrapping_add(near_delta);
-                self.update_candidate(q);
-            }
-            for offset in FAR_OFFSETS {
+            for offset in LINE_OFFSETS {
                 let q = (i as isize + offset * step) as usize;
                 self.cells[q].keys[d] ^= flip << slot_shift(-offset);
             }
         }
         if !rescore {
             return;
+        }
+        if code == EMPTY_CELL {
+            self.recount_candidates(i);
+        } else {
+            self.mark_candidates(i);
         }
         if let Some(learned) = &mut self.learned {
             let mut relined = [Relined { cell: 0, direction: 0, centre: 0, key: 0 }; 4 * LEARNED_OFFSETS.len()];
@@ -147,13 +159,31 @@ impl Board {
         }
     }
 
-    /// Branch-free: whether a cell near a move stays a candidate is a coin toss to the
-    /// predictor.
-    #[inline]
-    fn update_candidate(&mut self, i: usize) {
-        let candidate = u64::from(self.cells[i].code == EMPTY_CELL && self.cells[i].near > 0);
-        let word = &mut self.candidate_bits[i / 64];
-        *word = *word & !(1 << (i % 64)) | candidate << (i % 64);
+    /// A stone or wall at `i`: the empty cells near it are candidates, `i` no longer.
+    fn mark_candidates(&mut self, i: usize) {
+        self.candidate_bits[i / 64] &= !(1 << (i % 64));
+        for step in DIRECTIONS {
+            for offset in NEAR_OFFSETS {
+                let q = (i as isize + offset * step) as usize;
+                self.candidate_bits[q / 64] |= u64::from(self.cells[q].code == EMPTY_CELL) << (q % 64);
+            }
+        }
+    }
+
+    /// `i` emptied with no frame to restore: it and the cells near it are candidates when empty
+    /// and near a stone or wall of the board (the padding does not count).
+    fn recount_candidates(&mut self, i: usize) {
+        let near = |i: usize| {
+            DIRECTIONS
+                .into_iter()
+                .flat_map(move |step| NEAR_OFFSETS.map(|offset| (i as isize + offset * step) as usize))
+        };
+        for q in std::iter::once(i).chain(near(i)) {
+            let candidate = self.cells[q].code == EMPTY_CELL
+                && near(q).any(|r| self.on_board(r) && self.cells[r].code != EMPTY_CELL);
+            let word = &mut self.candidate_bits[q / 64];
+            *word = *word & !(1 << (q % 64)) | u64::from(candidate) << (q % 64);
+        }
     }
 
     /// Re-reads the shapes of empty cell `i` in direction `d` and re-scores the cell, noting

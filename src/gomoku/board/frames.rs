@@ -4,6 +4,7 @@
 //! [`Board::rescored`].
 
 use super::Board;
+use super::cells::{CANDIDATE_WINDOW, candidate_window};
 use crate::gomoku::eval::{CellEntry, PackedShapes, Totals};
 use crate::gomoku::threat::THREAT_KINDS;
 
@@ -14,6 +15,8 @@ pub(super) struct Frame {
     pub(super) first: usize,
     pub(super) totals: [Totals; 2],
     pub(super) threat_counts: [[u32; THREAT_KINDS]; 2],
+    /// The words of the candidate bits the move can change, from its [`candidate_window`].
+    pub(super) candidates: [u64; CANDIDATE_WINDOW],
 }
 
 /// An empty cell's scores before a move changed them.
@@ -25,12 +28,18 @@ pub(super) struct Rescored {
 }
 
 impl Board {
-    /// Opens the frame of a move about to be made.
-    pub(super) fn open_frame(&mut self) {
+    /// Opens the frame of a move about to be made at cell `i`.
+    pub(super) fn open_frame(&mut self, i: usize) {
         if let Some(learned) = &mut self.learned {
             learned.open_frame();
         }
-        self.frames.push(Frame { first: self.rescored.len(), totals: self.totals, threat_counts: self.threat_counts });
+        let window = candidate_window(i);
+        self.frames.push(Frame {
+            first: self.rescored.len(),
+            totals: self.totals,
+            threat_counts: self.threat_counts,
+            candidates: std::array::from_fn(|w| self.candidate_bits[window + w]),
+        });
     }
 
     /// Notes empty cell `i`'s scores before a re-scoring changes them, when a move's frame is
@@ -43,9 +52,10 @@ impl Board {
         self.rescored.push(Rescored { cell: i as u16, shapes: cell.shapes, entries: cell.entries });
     }
 
-    /// Restores the cells, totals, counts and learned features of the last move's frame and
-    /// closes it; `false` when that move has none (it was made before a wall).
-    pub(super) fn restore_frame(&mut self) -> bool {
+    /// Restores the cells, totals, counts, candidates and learned features of the last move's
+    /// frame, the move at cell `i`, and closes it; `false` when that move has none (it was made
+    /// before a wall).
+    pub(super) fn restore_frame(&mut self, i: usize) -> bool {
         let Some(frame) = self.frames.pop() else { return false };
         if let Some(learned) = &mut self.learned {
             let restored = learned.restore_frame();
@@ -58,6 +68,8 @@ impl Board {
         }
         self.totals = frame.totals;
         self.threat_counts = frame.threat_counts;
+        let window = candidate_window(i);
+        self.candidate_bits[window..window + CANDIDATE_WINDOW].copy_from_slice(&frame.candidates);
         true
     }
 
