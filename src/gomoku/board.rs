@@ -16,6 +16,7 @@ mod frames;
 
 use std::sync::OnceLock;
 
+pub(crate) use cells::CellSet;
 use cells::{CANDIDATE_WORDS, Cells, EMPTY_CELL, WALL_CELL};
 use frames::{Frame, Rescored};
 

@@ -8,7 +8,7 @@
 //! makes our forced block of his four a four of ours. That list is nearly sound (a counter that
 //! works two moves later is not in it) and turns the attacker's threes into narrow forced lines.
 
-use super::board::Board;
+use super::board::{Board, CellSet};
 use super::network::in_logits;
 use super::pattern::Shape;
 use super::threat::Threat;
@@ -155,14 +155,18 @@ impl Board {
             blocks[count] = m;
             count += 1;
         }
-        let blocks = &blocks[..count];
-        for m in self.candidates() {
-            if (blocks.contains(&m) || counters.contains(&m) || self.threat(m, me).is_four())
-                && self.is_legal_for(m, me)
-            {
-                out.push(m);
-            }
+        let mut holds = CellSet::default();
+        for &m in blocks[..count].iter().chain(counters) {
+            holds.insert(m);
         }
+        if self.four_cells(me) == 0 {
+            out.extend(self.candidates_among(&holds).filter(|&m| self.is_legal_for(m, me)));
+            return;
+        }
+        out.extend(
+            self.candidates()
+                .filter(|&m| (holds.contains(m) || self.threat(m, me).is_four()) && self.is_legal_for(m, me)),
+        );
     }
 
     /// Against four-threes on `threats`, the cells that would turn our forced block of one of

@@ -230,15 +230,42 @@ impl Board {
 
     /// Empty cells near a stone, in index order.
     pub(crate) fn candidates(&self) -> impl Iterator<Item = Move> + '_ {
-        self.candidate_bits.iter().enumerate().flat_map(|(word_index, &word)| {
-            let mut rest = word;
-            std::iter::from_fn(move || {
-                (rest != 0).then(|| {
-                    let bit = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    Move::from_index(word_index * 64 + bit)
-                })
+        words_cells(self.candidate_bits)
+    }
+
+    /// The candidates in `cells`, in index order.
+    pub(crate) fn candidates_among(&self, cells: &CellSet) -> impl Iterator<Item = Move> + use<> {
+        words_cells(std::array::from_fn(|w| self.candidate_bits[w] & cells.0[w]))
+    }
+}
+
+/// A set of cells of the padded array, laid out as the candidate bits so that the two
+/// intersect a word at a time.
+#[derive(Clone, Default)]
+pub(crate) struct CellSet([u64; CANDIDATE_WORDS]);
+
+impl CellSet {
+    pub(crate) fn insert(&mut self, cell: Move) {
+        let i = cell.index();
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    pub(crate) fn contains(&self, cell: Move) -> bool {
+        let i = cell.index();
+        self.0[i / 64] >> (i % 64) & 1 != 0
+    }
+}
+
+/// The cells whose bits are set, in index order.
+fn words_cells(words: [u64; CANDIDATE_WORDS]) -> impl Iterator<Item = Move> {
+    words.into_iter().enumerate().flat_map(|(word_index, word)| {
+        let mut rest = word;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let bit = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                Move::from_index(word_index * 64 + bit)
             })
         })
-    }
+    })
 }
