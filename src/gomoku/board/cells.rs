@@ -73,12 +73,14 @@ impl std::ops::IndexMut<usize> for Cells {
 /// it, nearest first.
 const NEAR_OFFSETS: [isize; 4] = [-1, 1, -2, 2];
 const LINE_OFFSETS: [isize; 10] = [-1, 1, -2, 2, -3, 3, -4, 4, -5, 5];
-/// Words of the candidate bits, from [`candidate_window`]'s, that a stone can change: the cells
-/// within [`NEAR_DISTANCE`] of it along a line lie within `NEAR_DISTANCE * (STRIDE + 1)` bits.
-pub(super) const CANDIDATE_WINDOW: usize = 4;
 /// Words of the candidate bits: one bit per cell of the padded array.
 pub(super) const CANDIDATE_WORDS: usize = CELLS.div_ceil(64);
+/// The cells within [`NEAR_DISTANCE`] of a stone along a line, whose candidate bits it can
+/// change, lie at most this many bits before or after its own.
 const NEAR_SPAN: usize = NEAR_DISTANCE as usize * (STRIDE + 1);
+/// Words of candidate bits, from [`candidate_window`]'s, that hold all of those: what a move's
+/// frame saves.
+pub(super) const CANDIDATE_WINDOW: usize = 4;
 
 /// The first word of the candidate bits a stone at `i` can change.
 pub(super) const fn candidate_window(i: usize) -> usize {
