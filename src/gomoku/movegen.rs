@@ -386,6 +386,37 @@ mod tests {
         assert_eq!(moves, vec![mv(5, 5), mv(9, 5)]);
     }
 
+    #[test]
+    fn against_an_open_three_the_mover_s_own_fours_join_the_blocks() {
+        // White to move: black's open three on row 5 as above; white's own open three on row 11
+        // makes four fours for white (two live), which black must answer.
+        let board = board_from(
+            &[
+                "X.............X",
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "......XXX......",
+                "...............",
+                "......O.O......",
+                "...............",
+                "...............",
+                "...............",
+                "..OOO..........",
+                "...............",
+                "...............",
+                "X..............",
+            ],
+            Rule::Freestyle,
+        );
+        let mut moves = generated(&board);
+        moves.sort();
+        let mut expected = vec![mv(5, 5), mv(9, 5), mv(0, 11), mv(1, 11), mv(5, 11), mv(6, 11)];
+        expected.sort();
+        assert_eq!(moves, expected);
+    }
+
     /// Black threatens a four-three at (8,5): a rush four on row 5 (five at (9,5)) and a live
     /// three in column 8. White's stones far away make it white's move.
     const FOUR_THREE: [&str; 15] = [
