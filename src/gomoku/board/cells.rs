@@ -4,6 +4,7 @@
 //! they sum to and the bit set of candidate cells.
 
 use super::Board;
+use super::frames::Rescored;
 use crate::gomoku::eval::{CellEntry, PackedShapes, with_shape};
 use crate::gomoku::network::Relined;
 use crate::gomoku::pattern::{WALL, pair_shape, slot_shift};
@@ -136,28 +137,36 @@ impl Board {
             learned.update(i, code, &self.cells[i].keys, &relined[..count]);
         }
         let outermost = self.table.reads_outermost();
+        // The old scores gather here and join the frame at once: pushing each onto the frame's
+        // vector cost a capacity check and a length written back to memory per cell.
+        let mut noted = [Rescored::NONE; 4 * LINE_OFFSETS.len()];
+        let mut count = 0;
         for (d, &step) in DIRECTIONS.iter().enumerate() {
             let step = step as usize;
             // Spelled out: the compiler kept a loop over a list of these offsets rolled.
-            self.refresh_if_empty(i - step, d);
-            self.refresh_if_empty(i + step, d);
-            self.refresh_if_empty(i - 2 * step, d);
-            self.refresh_if_empty(i + 2 * step, d);
-            self.refresh_if_empty(i - 3 * step, d);
-            self.refresh_if_empty(i + 3 * step, d);
-            self.refresh_if_empty(i - 4 * step, d);
-            self.refresh_if_empty(i + 4 * step, d);
+            self.refresh_if_empty(i - step, d, &mut noted, &mut count);
+            self.refresh_if_empty(i + step, d, &mut noted, &mut count);
+            self.refresh_if_empty(i - 2 * step, d, &mut noted, &mut count);
+            self.refresh_if_empty(i + 2 * step, d, &mut noted, &mut count);
+            self.refresh_if_empty(i - 3 * step, d, &mut noted, &mut count);
+            self.refresh_if_empty(i + 3 * step, d, &mut noted, &mut count);
+            self.refresh_if_empty(i - 4 * step, d, &mut noted, &mut count);
+            self.refresh_if_empty(i + 4 * step, d, &mut noted, &mut count);
             if outermost {
-                self.refresh_if_empty(i - 5 * step, d);
-                self.refresh_if_empty(i + 5 * step, d);
+                self.refresh_if_empty(i - 5 * step, d, &mut noted, &mut count);
+                self.refresh_if_empty(i + 5 * step, d, &mut noted, &mut count);
             }
+        }
+        if !self.frames.is_empty() {
+            self.rescored.extend_from_slice(&noted[..count]);
         }
     }
 
     #[inline(always)]
-    fn refresh_if_empty(&mut self, i: usize, d: usize) {
+    fn refresh_if_empty(&mut self, i: usize, d: usize, noted: &mut [Rescored], count: &mut usize) {
         if self.cells[i].code == EMPTY_CELL {
-            self.refresh(i, d);
+            noted[*count] = self.refresh(i, d);
+            *count += 1;
         }
     }
 
@@ -188,14 +197,14 @@ impl Board {
         }
     }
 
-    /// Re-reads the shapes of empty cell `i` in direction `d` and re-scores the cell, noting
-    /// its old scores in the open move's frame. Nearly every call changes a shape, so it
-    /// re-scores without first testing whether the shapes changed.
+    /// Re-reads the shapes of empty cell `i` in direction `d` and re-scores the cell; returns
+    /// its old scores, for a move's frame. Nearly every call changes a shape, so it re-scores
+    /// without first testing whether the shapes changed.
     #[inline(always)]
-    pub(super) fn refresh(&mut self, i: usize, d: usize) {
+    pub(super) fn refresh(&mut self, i: usize, d: usize) -> Rescored {
         let pair = self.table.pair(self.cells[i].keys[d]);
-        self.note_rescore(i);
         let old = self.cells[i].shapes;
+        let noted = Rescored { cell: i as u16, shapes: old, entries: self.cells[i].entries };
         let new = [with_shape(old[0], d, pair_shape(pair, 0)), with_shape(old[1], d, pair_shape(pair, 1))];
         self.cells[i].shapes = new;
         // Both colours, changed or not (then the updates cancel): which colour's shape a
@@ -207,6 +216,7 @@ impl Board {
             self.threat_counts[c][after.threat_slot()] += 1;
             self.totals[c] = self.totals[c] - before.worth() + after.worth();
         }
+        noted
     }
 
     /// Removes a cell that is being filled from the totals.

@@ -20,11 +20,15 @@ pub(super) struct Frame {
 }
 
 /// An empty cell's scores before a move changed them.
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 pub(super) struct Rescored {
     pub(super) cell: u16,
     pub(super) shapes: [PackedShapes; 2],
     pub(super) entries: [CellEntry; 2],
+}
+
+impl Rescored {
+    pub(super) const NONE: Rescored = Rescored { cell: 0, shapes: [0; 2], entries: [CellEntry::NOTHING; 2] };
 }
 
 impl Board {
@@ -40,16 +44,6 @@ impl Board {
             threat_counts: self.threat_counts,
             candidates: std::array::from_fn(|w| self.candidate_bits[window + w]),
         });
-    }
-
-    /// Notes empty cell `i`'s scores before a re-scoring changes them, when a move's frame is
-    /// open.
-    pub(super) fn note_rescore(&mut self, i: usize) {
-        if self.frames.is_empty() {
-            return;
-        }
-        let cell = &self.cells[i];
-        self.rescored.push(Rescored { cell: i as u16, shapes: cell.shapes, entries: cell.entries });
     }
 
     /// Restores the cells, totals, counts, candidates and learned features of the last move's
