@@ -145,18 +145,12 @@ impl Board {
             return;
         };
         let stops_all = |m: Move| others.iter().all(|&t| t == m || self.stops_threat(t, m, opp, level));
-        // On the stack: this runs at every node that faces an open three.
-        let mut blocks = [first; 1 + DIRECTIONS.len() * 2 * REACH];
-        let mut count = 0;
         let first_line = line_neighbours(first)
             .filter(|&(d, offset, cell)| self.is_empty(cell) && self.stops_at(first, d, offset, opp, level))
             .map(|(_, _, cell)| cell);
-        for m in std::iter::once(first).chain(first_line).filter(|&m| stops_all(m)) {
-            blocks[count] = m;
-            count += 1;
-        }
+        // A bit set on the stack: this runs at every node that faces an open three.
         let mut holds = CellSet::default();
-        for &m in blocks[..count].iter().chain(counters) {
+        for m in std::iter::once(first).chain(first_line).filter(|&m| stops_all(m)).chain(counters.iter().copied()) {
             holds.insert(m);
         }
         if self.four_cells(me) == 0 {
