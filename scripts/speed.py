@@ -14,7 +14,8 @@ Each round runs, per build:
   a forced block or a win found early, is left out).
 Per build it prints the median bench rate and the geometric mean over the positions of each
 position's median rate; against the first build, the geometric mean of the paired ratios and in
-how many pairs it was faster (so the ratio is not the quotient of the two printed rates). Run it
+how many pairs it was faster (so the ratio is not the quotient of the two printed rates). With `--network NET`
+every build plays that evaluation (`arbor bench --network NET`, `pbrain-arbor --network NET`). Run it
 on an idle machine and say so. The positions are read as freestyle 15x15; the filter compares
 the nodes of the last iteration the probe completed, not all it searched.
 
@@ -37,15 +38,15 @@ from solve_rate import ask_all  # noqa: E402
 BENCH_RE = re.compile(r"^Nodes/second: (\d+)", re.M)
 
 
-def bench_rate(folder, depth):
-    out = subprocess.run([str(folder / "arbor"), "bench", str(depth), "1"], capture_output=True,
-                         text=True, check=True).stdout
+def bench_rate(folder, depth, network):
+    command = [str(folder / "arbor"), "bench", *network, str(depth), "1"]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     return int(BENCH_RE.search(out)[1])
 
 
-def position_search(folder, position, nodes):
+def position_search(folder, position, nodes, network):
     """(nodes, nodes per second) of the last iteration reported, or None without a search."""
-    _, _, messages = ask_all([str(folder / "pbrain-arbor")], position, 600_000, nodes, 120)
+    _, _, messages = ask_all([str(folder / "pbrain-arbor"), *network], position, 600_000, nodes, 120)
     found = [m for m in map(ARBOR_RE.search, messages) if m]
     return (int(found[-1][3]), int(found[-1][4])) if found else None
 
@@ -63,14 +64,17 @@ def main():
     ap.add_argument("--depth", type=int, default=13, help="bench depth (default 13)")
     ap.add_argument("--positions", help="positions file to search at fixed nodes as well")
     ap.add_argument("--nodes", type=int, default=1_000_000, help="nodes per position (default 1,000,000)")
+    ap.add_argument("--network", help="the evaluation every build plays (none, embedded or a file), "
+                    "passed to arbor bench and pbrain-arbor; default their own")
     a = ap.parse_args()
+    network = ["--network", a.network] if a.network else []
     builds = [b.resolve() for b in a.builds]
     positions = read_positions(a.positions) if a.positions else []
     # A position answered without a search (a forced reply) or by a short one (a win found
     # early) has no rate worth measuring.
     searched = []
     for p in positions:
-        probe = position_search(builds[0], p, a.nodes)
+        probe = position_search(builds[0], p, a.nodes, network)
         if probe and probe[0] >= a.nodes // 10:
             searched.append(p)
         else:
@@ -83,10 +87,10 @@ def main():
         # hits them alike; the order rotates each round.
         order = [(r + k) % len(builds) for k in range(len(builds))]
         for b in order:
-            bench[b].append(bench_rate(builds[b], a.depth))
+            bench[b].append(bench_rate(builds[b], a.depth, network))
         for p, position in enumerate(positions):
             for b in order:
-                found = position_search(builds[b], position, a.nodes)
+                found = position_search(builds[b], position, a.nodes, network)
                 if found is None:
                     print(f"round {r + 1}: {builds[b]} reported no search on {position['id']}; "
                           "that item of the round is left out for every build")

@@ -2,28 +2,22 @@
 //! four lines' codebook rows and its activations, and over all cells the activations' total,
 //! which the value head of the side to move reads. A stone changes the centre of its own cell
 //! and one line of each of the 32 cells within four steps of it along its lines, so a move
-//! re-sums and re-activates 33 cells. Taking it back copies those cells' saved numbers back
-//! (a frame per move, as the board keeps for its own scores), which reads no codebook row;
+//! re-sums and re-activates 33 cells. Taking it back copies those cells' saved sums back and
+//! activates them again (a frame per move, as the board keeps for its own scores), which reads
+//! no codebook row;
 //! without a frame it re-sums them in reverse, which the exact arithmetic also makes exact.
 
-use super::{DIM, Network, Row, WALL};
+use super::{ACTIVATION_ONE, DIM, Network, Row, WALL};
 use crate::gomoku::types::{CELLS, Color};
 use crate::params::{self, Id};
 use crate::score::Score;
 
-#[derive(Clone, Copy)]
-struct Cell {
-    sums: Row,
-    acts: Row,
-}
-
-const NO_CELL: Cell = Cell { sums: Row::ZERO, acts: Row::ZERO };
-
-/// A cell's numbers before a move changed them.
+/// A cell's sums before a move changed them. Its activations are not saved: taking the move
+/// back recomputes them from the sums, which costs less than copying them both ways.
 #[derive(Clone, Copy)]
 struct Saved {
+    sums: [i16; DIM],
     index: u16,
-    cell: Cell,
     shapes: [u16; 4],
 }
 
@@ -50,8 +44,11 @@ pub(crate) struct Accumulator {
     network: &'static Network,
     /// Cells of the board, walled ones included: the value head's mean divides by it.
     board_cells: i32,
-    /// By the board's padded cell index; cells off the board or walled stay zero.
-    cells: Box<[Cell]>,
+    /// Each cell's sum of its codebook rows, by the board's padded cell index; cells off the
+    /// board or walled stay zero.
+    sums: Box<[Row]>,
+    /// Each cell's activations from its sums, indexed as `sums`.
+    acts: Box<[Row]>,
     /// By cell and direction: the shape whose row the cell's sum holds, so that a change looks
     /// up only the new one.
     shapes: Box<[[u16; 4]]>,
@@ -87,7 +84,8 @@ impl Accumulator {
         Accumulator {
             network,
             board_cells: board_cells as i32,
-            cells: vec![NO_CELL; CELLS].into_boxed_slice(),
+            sums: vec![Row::ZERO; CELLS].into_boxed_slice(),
+            acts: vec![Row::ZERO; CELLS].into_boxed_slice(),
             shapes: vec![[0; 4]; CELLS].into_boxed_slice(),
             pooled: [0; DIM],
             avx2: avx2(),
@@ -104,8 +102,12 @@ impl Accumulator {
             self.shapes[i][d] = shape;
             shift(&mut sums, &self.network.codebook[usize::from(shape)], &Row::ZERO);
         }
-        self.cells[i].sums = sums;
-        self.activate::<false>(i);
+        let acts = self.network.activation(&sums);
+        for (p, &h) in self.pooled.iter_mut().zip(&acts.0) {
+            *p += i32::from(h);
+        }
+        self.sums[i] = sums;
+        self.acts[i] = acts;
     }
 
     /// Runs the portable update even where the processor has AVX2, so that tests there cover it.
@@ -117,8 +119,7 @@ impl Accumulator {
     /// Whether every shape, sum and activation and both totals equal `other`'s.
     #[cfg(test)]
     pub(crate) fn same_features(&self, other: &Accumulator) -> bool {
-        let cells_equal = self.cells.iter().zip(other.cells.iter()).all(|(a, b)| a.sums == b.sums && a.acts == b.acts);
-        cells_equal && self.shapes == other.shapes && self.pooled == other.pooled
+        self.sums == other.sums && self.acts == other.acts && self.shapes == other.shapes && self.pooled == other.pooled
     }
 
     /// Opens the frame of a move about to be made: its update saves the cells it changes.
@@ -129,12 +130,43 @@ impl Accumulator {
     /// Restores the cells and total of the last move's frame and closes it; `false` when no
     /// frame is open.
     pub(crate) fn restore_frame(&mut self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: `avx2` is set only where the processor has AVX2.
+            return unsafe {
+                if self.network.cell_layer {
+                    self.restore_frame_avx2::<true>()
+                } else {
+                    self.restore_frame_avx2::<false>()
+                }
+            };
+        }
+        if self.network.cell_layer {
+            self.restore_frame_with::<false, true>()
+        } else {
+            self.restore_frame_with::<false, false>()
+        }
+    }
+
+    /// [`Accumulator::restore_frame`] compiled for AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn restore_frame_avx2<const LAYER: bool>(&mut self) -> bool {
+        self.restore_frame_with::<true, LAYER>()
+    }
+
+    #[inline(always)]
+    fn restore_frame_with<const AVX2: bool, const LAYER: bool>(&mut self) -> bool {
         let Some(frame) = self.frames.pop() else { return false };
-        for old in self.saved.drain(frame.first..).rev() {
+        let network = self.network;
+        for old in self.saved[frame.first..].iter().rev() {
             let i = usize::from(old.index);
-            self.cells[i] = old.cell;
+            let sums = Row(old.sums);
+            self.acts[i] = network.activate::<AVX2, LAYER>(&sums);
+            self.sums[i] = sums;
             self.shapes[i] = old.shapes;
         }
+        self.saved.truncate(frame.first);
         self.pooled = frame.pooled;
         true
     }
@@ -151,50 +183,72 @@ impl Accumulator {
     /// once for the 33 cells.
     #[inline]
     pub(crate) fn update(&mut self, i: usize, centre: u8, keys: &[u32; 4], relined: &[Relined]) {
+        let layer = self.network.cell_layer;
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
             // SAFETY: `avx2` is set only where the processor has AVX2.
-            unsafe { self.update_avx2(i, centre, keys, relined) };
+            unsafe {
+                if layer {
+                    self.update_avx2::<true>(i, centre, keys, relined);
+                } else {
+                    self.update_avx2::<false>(i, centre, keys, relined);
+                }
+            }
             return;
         }
-        self.update_with::<false>(i, centre, keys, relined);
+        if layer {
+            self.update_with::<false, true>(i, centre, keys, relined);
+        } else {
+            self.update_with::<false, false>(i, centre, keys, relined);
+        }
     }
 
     /// [`Accumulator::update`] compiled for AVX2: the same code, which the compiler vectorises
     /// 16 numbers at a time.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn update_avx2(&mut self, i: usize, centre: u8, keys: &[u32; 4], relined: &[Relined]) {
-        self.update_with::<true>(i, centre, keys, relined);
+    unsafe fn update_avx2<const LAYER: bool>(&mut self, i: usize, centre: u8, keys: &[u32; 4], relined: &[Relined]) {
+        self.update_with::<true, LAYER>(i, centre, keys, relined);
     }
 
-    /// The update, with AVX2's kernels where `AVX2`, which only [`Accumulator::update_avx2`] sets.
+    /// The update, with AVX2's kernels where `AVX2`, which only [`Accumulator::update_avx2`]
+    /// sets, for a network with its cell layer where `LAYER`.
     #[inline(always)]
-    fn update_with<const AVX2: bool>(&mut self, i: usize, centre: u8, keys: &[u32; 4], relined: &[Relined]) {
+    fn update_with<const AVX2: bool, const LAYER: bool>(
+        &mut self,
+        i: usize,
+        centre: u8,
+        keys: &[u32; 4],
+        relined: &[Relined],
+    ) {
         if !self.frames.is_empty() {
-            self.save(i);
-            for line in relined {
-                self.save(usize::from(line.cell));
-            }
+            let cells = std::iter::once(i).chain(relined.iter().map(|line| usize::from(line.cell)));
+            let (sums, shapes) = (&self.sums, &self.shapes);
+            self.saved.extend(cells.map(|i| Saved { sums: sums[i].0, index: i as u16, shapes: shapes[i] }));
         }
+        let mut total = [0; DIM];
         if centre == WALL as u8 {
-            self.remove(i);
+            self.remove(i, &mut total);
         } else {
             for (d, &key) in keys.iter().enumerate() {
                 self.reshape(i, d, centre, key);
             }
-            self.activate::<AVX2>(i);
+            let mut change = Change::ZERO;
+            self.activate::<AVX2, LAYER>(i, &mut change);
+            change.add_to(&mut total);
         }
-        for line in relined {
-            let cell = usize::from(line.cell);
-            self.reshape(cell, usize::from(line.direction), line.centre, line.key);
-            self.activate::<AVX2>(cell);
+        for lines in relined.chunks(Change::CELLS) {
+            let mut change = Change::ZERO;
+            for line in lines {
+                let cell = usize::from(line.cell);
+                self.reshape(cell, usize::from(line.direction), line.centre, line.key);
+                self.activate::<AVX2, LAYER>(cell, &mut change);
+            }
+            change.add_to(&mut total);
         }
-    }
-
-    #[inline(always)]
-    fn save(&mut self, i: usize) {
-        self.saved.push(Saved { index: i as u16, cell: self.cells[i], shapes: self.shapes[i] });
+        for (p, t) in self.pooled.iter_mut().zip(total) {
+            *p += t;
+        }
     }
 
     /// Cell `i`'s shape in direction `d` becomes that of line key `key` around `centre`.
@@ -205,30 +259,28 @@ impl Accumulator {
         self.shapes[i][d] = new;
         // Copies, so that the compiler need not fear the rows overlap the sums.
         let (plus, minus) = (network.codebook[usize::from(new)], network.codebook[usize::from(old)]);
-        shift(&mut self.cells[i].sums, &plus, &minus);
+        shift(&mut self.sums[i], &plus, &minus);
     }
 
-    /// Takes a cell that has been walled out of the total.
-    fn remove(&mut self, i: usize) {
-        for (p, &h) in self.pooled.iter_mut().zip(&self.cells[i].acts.0) {
-            *p -= i32::from(h);
+    /// Takes a cell that has been walled out of the total (its change goes into `total`).
+    fn remove(&mut self, i: usize, total: &mut [i32; DIM]) {
+        for (t, &h) in total.iter_mut().zip(&self.acts[i].0) {
+            *t -= i32::from(h);
         }
-        self.cells[i] = NO_CELL;
+        self.sums[i] = Row::ZERO;
+        self.acts[i] = Row::ZERO;
         self.shapes[i] = [0; 4];
     }
 
-    /// Re-activates cell `i` from its sums and moves the total by the change.
+    /// Re-activates cell `i` from its sums and adds the change of its activations to `change`.
     #[inline(always)]
-    fn activate<const AVX2: bool>(&mut self, i: usize) {
-        let cell = &mut self.cells[i];
-        // `AVX2` is set only inside `update_avx2`, called where the processor has it.
-        let acts = self.network.activate::<AVX2>(&cell.sums);
-        let old = cell.acts;
-        let change: [i32; DIM] = std::array::from_fn(|j| i32::from(acts.0[j]) - i32::from(old.0[j]));
-        for (p, change) in self.pooled.iter_mut().zip(change) {
-            *p += change;
+    fn activate<const AVX2: bool, const LAYER: bool>(&mut self, i: usize, change: &mut Change) {
+        // `AVX2` is set only inside code built for AVX2, called where the processor has it.
+        let acts = self.network.activate::<AVX2, LAYER>(&self.sums[i]);
+        let old = std::mem::replace(&mut self.acts[i], acts);
+        for (j, c) in change.0.iter_mut().enumerate() {
+            *c += acts.0[j] - old.0[j];
         }
-        cell.acts = acts;
     }
 
     /// The value logit for `side` to move, at the scale of MODEL.md.
@@ -243,13 +295,29 @@ impl Accumulator {
 
     /// Empty cell `i`'s policy logit for `side` to move.
     pub(crate) fn policy(&self, i: usize, side: Color) -> i64 {
-        self.network.policy(&self.cells[i].acts, side)
+        self.network.policy(&self.acts[i], side)
     }
 
     /// Empty cell `i`'s policy in move ordering's units (`gomoku_policy_order` a logit).
     #[inline]
     pub(crate) fn policy_order(&self, i: usize, side: Color) -> i32 {
         super::in_logits(self.policy(i, side), params::get(Id::gomoku_policy_order))
+    }
+}
+
+/// The change of the activations of up to [`Change::CELLS`] cells, summed in 16 bits: each
+/// cell's change lies within plus or minus the activation 1.0, so 32 of them still fit.
+struct Change([i16; DIM]);
+
+impl Change {
+    const ZERO: Change = Change([0; DIM]);
+    const CELLS: usize = (i16::MAX / ACTIVATION_ONE) as usize;
+
+    #[inline(always)]
+    fn add_to(&self, total: &mut [i32; DIM]) {
+        for (t, &c) in total.iter_mut().zip(&self.0) {
+            *t += i32::from(c);
+        }
     }
 }
 

@@ -272,16 +272,23 @@ impl Network {
         &self.codebook[usize::from(self.shape(key))]
     }
 
-    /// A cell's activations `h` from its sums `s` (MODEL.md steps 1 and 2); with `AVX2`, which
-    /// only code built for AVX2 may set, the cell layer uses its multiply-add.
+    /// A cell's activations from its sums, with the portable arithmetic.
+    fn activation(&self, sums: &Row) -> Row {
+        if self.cell_layer { self.activate::<false, true>(sums) } else { self.activate::<false, false>(sums) }
+    }
+
+    /// A cell's activations `h` from its sums `s` (MODEL.md steps 1 and 2), for this network,
+    /// which has its cell layer where `LAYER`; with `AVX2`, which only code built for AVX2 may
+    /// set, the cell layer uses its multiply-add.
     #[inline(always)]
-    fn activate<const AVX2: bool>(&self, sums: &Row) -> Row {
+    fn activate<const AVX2: bool, const LAYER: bool>(&self, sums: &Row) -> Row {
+        debug_assert_eq!(LAYER, self.cell_layer);
         // A loop rather than `map`, which the compiler left out of line, outside the AVX2 code.
         let mut active = *sums;
         for s in &mut active.0 {
             *s = (*s).clamp(0, ACTIVATION_ONE);
         }
-        if !self.cell_layer {
+        if !LAYER {
             return active;
         }
         let totals = self.cell.totals::<AVX2>(&active);
@@ -353,7 +360,7 @@ impl Network {
                 *s += c;
             }
         }
-        self.activate::<false>(&sums)
+        self.activation(&sums)
     }
 
     /// The value and policy of `board` for its side to move, from scratch.
