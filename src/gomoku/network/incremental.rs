@@ -4,8 +4,8 @@
 //! and one line of each of the 32 cells within four steps of it along its lines, so a move
 //! re-sums and re-activates 33 cells. Taking it back copies those cells' saved sums back and
 //! activates them again (a frame per move, as the board keeps for its own scores), which reads
-//! no codebook row;
-//! without a frame it re-sums them in reverse, which the exact arithmetic also makes exact.
+//! no codebook row; without a frame it re-sums them in reverse, which the exact arithmetic also
+//! makes exact.
 
 use super::{ACTIVATION_ONE, DIM, Network, Row, WALL};
 use crate::gomoku::types::{CELLS, Color};
@@ -155,6 +155,8 @@ impl Accumulator {
         self.restore_frame_with::<true, LAYER>()
     }
 
+    /// The take-back, with AVX2's kernels where `AVX2`, for a network with its cell layer where
+    /// `LAYER`.
     #[inline(always)]
     fn restore_frame_with<const AVX2: bool, const LAYER: bool>(&mut self) -> bool {
         let Some(frame) = self.frames.pop() else { return false };
