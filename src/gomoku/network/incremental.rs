@@ -39,6 +39,21 @@ pub(crate) struct Relined {
     pub(crate) key: u32,
 }
 
+/// Calls the build of a method for this processor and network: `$avx2::<LAYER>` where the
+/// processor has AVX2, else the portable `$with::<false, LAYER>`, with LAYER whether the network
+/// has its cell layer.
+macro_rules! in_its_build {
+    ($self:ident, $avx2:ident, $with:ident($($arg:expr),*)) => {{
+        let layer = $self.network.cell_layer;
+        #[cfg(target_arch = "x86_64")]
+        if $self.avx2 {
+            // SAFETY: `avx2` is set only where the processor has AVX2.
+            return unsafe { if layer { $self.$avx2::<true>($($arg),*) } else { $self.$avx2::<false>($($arg),*) } };
+        }
+        if layer { $self.$with::<false, true>($($arg),*) } else { $self.$with::<false, false>($($arg),*) }
+    }};
+}
+
 #[derive(Clone)]
 pub(crate) struct Accumulator {
     network: &'static Network,
@@ -130,22 +145,7 @@ impl Accumulator {
     /// Restores the cells and total of the last move's frame and closes it; `false` when no
     /// frame is open.
     pub(crate) fn restore_frame(&mut self) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: `avx2` is set only where the processor has AVX2.
-            return unsafe {
-                if self.network.cell_layer {
-                    self.restore_frame_avx2::<true>()
-                } else {
-                    self.restore_frame_avx2::<false>()
-                }
-            };
-        }
-        if self.network.cell_layer {
-            self.restore_frame_with::<false, true>()
-        } else {
-            self.restore_frame_with::<false, false>()
-        }
+        in_its_build!(self, restore_frame_avx2, restore_frame_with())
     }
 
     /// [`Accumulator::restore_frame`] compiled for AVX2.
@@ -185,24 +185,7 @@ impl Accumulator {
     /// once for the 33 cells.
     #[inline]
     pub(crate) fn update(&mut self, i: usize, centre: u8, keys: &[u32; 4], relined: &[Relined]) {
-        let layer = self.network.cell_layer;
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: `avx2` is set only where the processor has AVX2.
-            unsafe {
-                if layer {
-                    self.update_avx2::<true>(i, centre, keys, relined);
-                } else {
-                    self.update_avx2::<false>(i, centre, keys, relined);
-                }
-            }
-            return;
-        }
-        if layer {
-            self.update_with::<false, true>(i, centre, keys, relined);
-        } else {
-            self.update_with::<false, false>(i, centre, keys, relined);
-        }
+        in_its_build!(self, update_avx2, update_with(i, centre, keys, relined))
     }
 
     /// [`Accumulator::update`] compiled for AVX2: the same code, which the compiler vectorises
