@@ -189,7 +189,8 @@ impl Accumulator {
     }
 
     /// [`Accumulator::update`] compiled for AVX2: the same code, which the compiler vectorises
-    /// 16 numbers at a time.
+    /// 16 numbers at a time, but for the relined cells of a network without its cell layer,
+    /// which have a kernel of their own ([`Accumulator::reline_all_avx2`]).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn update_avx2<const LAYER: bool>(&mut self, i: usize, centre: u8, keys: &[u32; 4], relined: &[Relined]) {
@@ -206,10 +207,9 @@ impl Accumulator {
         keys: &[u32; 4],
         relined: &[Relined],
     ) {
-        if !self.frames.is_empty() {
-            let cells = std::iter::once(i).chain(relined.iter().map(|line| usize::from(line.cell)));
-            let (sums, shapes) = (&self.sums, &self.shapes);
-            self.saved.extend(cells.map(|i| Saved { sums: sums[i].0, index: i as u16, shapes: shapes[i] }));
+        let framed = !self.frames.is_empty();
+        if framed {
+            self.saved.push(Saved { sums: self.sums[i].0, index: i as u16, shapes: self.shapes[i] });
         }
         let mut total = [0; DIM];
         if centre == WALL as u8 {
@@ -222,15 +222,7 @@ impl Accumulator {
             self.activate::<AVX2, LAYER>(i, &mut change);
             change.add_to(&mut total);
         }
-        for lines in relined.chunks(Change::CELLS) {
-            let mut change = Change::ZERO;
-            for line in lines {
-                let cell = usize::from(line.cell);
-                self.reshape(cell, usize::from(line.direction), line.centre, line.key);
-                self.activate::<AVX2, LAYER>(cell, &mut change);
-            }
-            change.add_to(&mut total);
-        }
+        self.reline_all::<AVX2, LAYER>(relined, framed, &mut total);
         for (p, t) in self.pooled.iter_mut().zip(total) {
             *p += t;
         }
@@ -245,6 +237,142 @@ impl Accumulator {
         // Copies, so that the compiler need not fear the rows overlap the sums.
         let (plus, minus) = (network.codebook[usize::from(new)], network.codebook[usize::from(old)]);
         shift(&mut self.sums[i], &plus, &minus);
+    }
+
+    /// Each cell of `relined` takes its line's new shape ([`Accumulator::reline`]); the change
+    /// of their activations goes into `total`. Where `framed`, the cells as they were are saved
+    /// first.
+    #[inline(always)]
+    fn reline_all<const AVX2: bool, const LAYER: bool>(
+        &mut self,
+        relined: &[Relined],
+        framed: bool,
+        total: &mut [i32; DIM],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if AVX2 && !LAYER {
+            // SAFETY: `AVX2` is set only inside code built for AVX2, called where the
+            // processor has it.
+            return unsafe { self.reline_all_avx2(relined, framed, total) };
+        }
+        if framed {
+            let (sums, shapes) = (&self.sums, &self.shapes);
+            self.saved.extend(relined.iter().map(|line| {
+                let i = usize::from(line.cell);
+                Saved { sums: sums[i].0, index: line.cell, shapes: shapes[i] }
+            }));
+        }
+        for lines in relined.chunks(Change::CELLS) {
+            let mut change = Change::ZERO;
+            for line in lines {
+                self.reline::<AVX2, LAYER>(line, &mut change);
+            }
+            change.add_to(total);
+        }
+    }
+
+    /// [`Accumulator::reline_all`] for a network without its cell layer, written in AVX2's
+    /// instructions: left to itself, the compiler split the rows into pieces or guarded them
+    /// against overlapping.
+    ///
+    /// # Safety
+    /// The processor must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn reline_all_avx2(&mut self, relined: &[Relined], framed: bool, total: &mut [i32; DIM]) {
+        use std::arch::x86_64::*;
+        debug_assert!(!self.network.cell_layer);
+        let network = self.network;
+        let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi16(ACTIVATION_ONE));
+        if framed {
+            self.saved.reserve(relined.len());
+        }
+        let first_saved = self.saved.len();
+        let mut saving: *mut Saved = self.saved.spare_capacity_mut().as_mut_ptr().cast();
+        for lines in relined.chunks(Change::CELLS) {
+            let (mut low, mut high) = (zero, zero);
+            for line in lines {
+                let cell = usize::from(line.cell);
+                let new = network.shape(network_key(line.centre, line.key));
+                let shapes = &mut self.shapes[cell];
+                let shapes_before = *shapes;
+                // Directions are 0 to 3: masked, they need no bounds check.
+                let old = std::mem::replace(&mut shapes[usize::from(line.direction) % 4], new);
+                let plus: *const __m256i = network.codebook[usize::from(new)].0.as_ptr().cast();
+                let minus: *const __m256i = network.codebook[usize::from(old)].0.as_ptr().cast();
+                let sums: *mut __m256i = self.sums[cell].0.as_mut_ptr().cast();
+                let acts: *mut __m256i = self.acts[cell].0.as_mut_ptr().cast();
+                // SAFETY: each row pointer is to 64 bytes aligned to 64: two aligned halves.
+                // Where `framed`, `saving` points into the room reserved above, one `Saved` a
+                // relined cell, which `set_len` below takes in once all are written.
+                unsafe {
+                    let (was_low, was_high) = (_mm256_load_si256(sums), _mm256_load_si256(sums.add(1)));
+                    if framed {
+                        let slot: *mut __m256i = (&raw mut (*saving).sums).cast();
+                        _mm256_storeu_si256(slot, was_low);
+                        _mm256_storeu_si256(slot.add(1), was_high);
+                        (&raw mut (*saving).index).write(line.cell);
+                        (&raw mut (*saving).shapes).write(shapes_before);
+                        saving = saving.add(1);
+                    }
+                    let sum_low =
+                        _mm256_sub_epi16(_mm256_add_epi16(was_low, _mm256_load_si256(plus)), _mm256_load_si256(minus));
+                    let sum_high = _mm256_sub_epi16(
+                        _mm256_add_epi16(was_high, _mm256_load_si256(plus.add(1))),
+                        _mm256_load_si256(minus.add(1)),
+                    );
+                    let act_low = _mm256_min_epi16(_mm256_max_epi16(sum_low, zero), one);
+                    let act_high = _mm256_min_epi16(_mm256_max_epi16(sum_high, zero), one);
+                    low = _mm256_add_epi16(low, _mm256_sub_epi16(act_low, _mm256_load_si256(acts)));
+                    high = _mm256_add_epi16(high, _mm256_sub_epi16(act_high, _mm256_load_si256(acts.add(1))));
+                    _mm256_store_si256(sums, sum_low);
+                    _mm256_store_si256(sums.add(1), sum_high);
+                    _mm256_store_si256(acts, act_low);
+                    _mm256_store_si256(acts.add(1), act_high);
+                }
+            }
+            let mut change = Change::ZERO;
+            // SAFETY: the change is 64 bytes: two unaligned halves.
+            unsafe {
+                _mm256_storeu_si256(change.0.as_mut_ptr().cast(), low);
+                _mm256_storeu_si256(change.0.as_mut_ptr().add(16).cast(), high);
+            }
+            change.add_to(total);
+        }
+        if framed {
+            // SAFETY: the loop wrote a `Saved` into each of the next `relined.len()` slots.
+            unsafe { self.saved.set_len(first_saved + relined.len()) };
+        }
+    }
+
+    /// Cell `line.cell`'s shape in direction `line.direction` becomes that of `line.key`: its
+    /// sums move by the two rows' difference and its activations follow, their change going
+    /// into `change`. Without the cell layer, one pass over the numbers does both.
+    #[inline(always)]
+    fn reline<const AVX2: bool, const LAYER: bool>(&mut self, line: &Relined, change: &mut Change) {
+        let network = self.network;
+        let cell = usize::from(line.cell);
+        let new = network.shape(network_key(line.centre, line.key));
+        let old = std::mem::replace(&mut self.shapes[cell][usize::from(line.direction)], new);
+        // Copies in and out, so that the compiler need not fear the rows overlap.
+        let (plus, minus) = (network.codebook[usize::from(new)], network.codebook[usize::from(old)]);
+        let (mut sums, before) = (self.sums[cell], self.acts[cell]);
+        let acts = if LAYER {
+            shift(&mut sums, &plus, &minus);
+            network.activate::<AVX2, LAYER>(&sums)
+        } else {
+            let mut acts = Row::ZERO;
+            for j in 0..DIM {
+                sums.0[j] = sums.0[j].wrapping_add(plus.0[j]).wrapping_sub(minus.0[j]);
+                acts.0[j] = sums.0[j].clamp(0, ACTIVATION_ONE);
+            }
+            acts
+        };
+        for j in 0..DIM {
+            change.0[j] += acts.0[j] - before.0[j];
+        }
+        self.sums[cell] = sums;
+        self.acts[cell] = acts;
     }
 
     /// Takes a cell that has been walled out of the total (its change goes into `total`).

@@ -47,7 +47,7 @@ pub struct Network {
     /// Engine score units per value logit.
     score_scale: f32,
     /// Shape number of every 18-bit key whose centre is on the board ([`shape_numbers`]).
-    shape_of_key: Vec<u16>,
+    shape_of_key: Box<[u16; KEY_SPACE]>,
     codebook: Vec<Row>,
     bias0: Row,
     cell: Layer,
@@ -153,7 +153,7 @@ fn valid(key: u32) -> bool {
 /// keys, as the trainer numbers them; any other key whose centre is on the board has the number
 /// of its [`walled_beyond`] form, so that a line key read with walls inside it (Yixin's blocked
 /// points) needs no cleaning first.
-fn shape_numbers() -> (Vec<u16>, usize) {
+fn shape_numbers() -> (Box<[u16; KEY_SPACE]>, usize) {
     let canonical = |key: u32| key.min(mirror(key));
     let mut shapes: Vec<u32> = (0..KEY_SPACE as u32).filter(|&key| valid(key)).map(canonical).collect();
     shapes.sort_unstable();
@@ -163,7 +163,7 @@ fn shape_numbers() -> (Vec<u16>, usize) {
         let shape = shapes.binary_search(&canonical(walled_beyond(key))).expect("a valid key's shape");
         table[key as usize] = shape as u16;
     }
-    (table, shapes.len())
+    (table.into_boxed_slice().try_into().expect("a table of every key"), shapes.len())
 }
 
 impl Network {
@@ -262,10 +262,11 @@ impl Network {
         self.score_scale
     }
 
-    /// The shape number of a key whose centre is on the board.
+    /// The shape number of a key whose centre is on the board. Keys have 18 bits: taken
+    /// modulo the table's size, they need no bounds check.
     #[inline(always)]
     fn shape(&self, key: u32) -> u16 {
-        self.shape_of_key[key as usize]
+        self.shape_of_key[key as usize % KEY_SPACE]
     }
 
     fn row(&self, key: u32) -> &Row {
