@@ -54,6 +54,18 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Exactly undoes [`Game::make_move`]; the hash must be restored.
     fn unmake_move(&mut self, mv: Self::Move);
 
+    /// [`Game::make_move`] inside the horizon search, where a game may keep less up to date,
+    /// so long as [`Game::evaluate`] and everything the horizon asks still answer (Gomoku
+    /// with a network holds the network's features). Defaults to [`Game::make_move`].
+    fn make_horizon_move(&mut self, mv: Self::Move) {
+        self.make_move(mv);
+    }
+
+    /// Exactly undoes [`Game::make_horizon_move`]. Defaults to [`Game::unmake_move`].
+    fn unmake_horizon_move(&mut self, mv: Self::Move) {
+        self.unmake_move(mv);
+    }
+
     /// Static evaluation from the side to move's point of view, well inside
     /// `±score::MAX_EVAL`.
     fn evaluate(&self) -> Score;

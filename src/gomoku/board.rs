@@ -80,6 +80,11 @@ pub struct Board {
     rescored: Vec<Rescored>,
     /// The learned evaluation, kept with the cells, when the board plays with a network.
     learned: Option<Accumulator>,
+    /// Moves made since the learned features were held ([`Board::make_held`]): they still
+    /// describe the position before the first of them.
+    held: u32,
+    /// The network's score of that position for its side to move, read when the hold began.
+    held_score: Score,
 }
 
 impl Board {
@@ -106,6 +111,8 @@ impl Board {
             frames: Vec::new(),
             rescored: Vec::new(),
             learned: None,
+            held: 0,
+            held_score: 0,
         };
         let playable: Vec<usize> = board.playable().collect();
         for &i in &playable {
@@ -386,9 +393,15 @@ impl Board {
         self.threat_counts[color.index()][threat as usize]
     }
 
-    /// The learned evaluation's features, when the board plays with a network.
+    /// The learned evaluation's features, when the board plays with a network and they are
+    /// not held.
     pub(crate) fn learned(&self) -> Option<&Accumulator> {
-        self.learned.as_ref()
+        self.learned.as_ref().filter(|_| self.held == 0)
+    }
+
+    /// The learned features while they are kept move by move: not held.
+    fn learned_kept(&mut self) -> Option<&mut Accumulator> {
+        self.learned.as_mut().filter(|_| self.held == 0)
     }
 
     /// Evaluation from the side to move: where the board plays with a network, its value and
@@ -399,10 +412,37 @@ impl Board {
         match &self.learned {
             Some(learned) => {
                 let share = params::get(Id::gomoku_network_share);
-                (learned.score(self.side) * share + classical() * (100 - share)) / 100
+                let network = match self.held {
+                    0 => learned.score(self.side),
+                    held if held % 2 == 0 => self.held_score,
+                    _ => -self.held_score,
+                };
+                (network * share + classical() * (100 - share)) / 100
             }
             None => classical(),
         }
+    }
+
+    /// [`Board::make`] with the learned features held where they are: the network's part of
+    /// the evaluation stays that of the position the hold began in (from each side to move's
+    /// view), and the moves cost what they cost without a network. For the horizon's forcing
+    /// moves, whose merits the classical evaluation judges; [`Board::unmake_held`] takes the
+    /// move back.
+    pub(crate) fn make_held(&mut self, mv: Move) {
+        if self.held == 0
+            && let Some(learned) = &self.learned
+        {
+            self.held_score = learned.score(self.side);
+        }
+        self.held += 1;
+        self.make(mv);
+    }
+
+    /// Exactly undoes [`Board::make_held`] of the last move.
+    pub(crate) fn unmake_held(&mut self, mv: Move) {
+        debug_assert!(self.held > 0);
+        self.unmake(mv);
+        self.held -= 1;
     }
 
     /// Places a stone for the side to move; the cell must be empty and the game not over.
@@ -706,6 +746,57 @@ pub(crate) mod tests {
                     assert_eq!(learned.value(other), rebuilt.learned().unwrap().value(other));
                 }
             }
+        }
+    }
+
+    /// Moves made held leave the learned features as they were and the rest of the board as
+    /// plain moves leave it; the network's part of the evaluation stays the score the hold
+    /// began with, negated when the other side is to move; taking the moves back returns to
+    /// features kept move by move. Along random games with walls, so that held moves are taken
+    /// back with frames and without.
+    #[test]
+    fn held_moves_keep_the_network_s_features_and_score() {
+        let network: &'static Network = Box::leak(Box::new(network::embedded()));
+        let share = params::get(Id::gomoku_network_share);
+        let mut next = xorshift(0x5851_F42D_4C95_7F2D);
+        for game in 0..12 {
+            let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+            board.set_network(Some(network));
+            for _ in 0..30 {
+                random_step(&mut board, &mut next, 0, 15, if game % 3 == 0 { 8 } else { 1000 });
+            }
+            let before = board.learned().unwrap().clone();
+            let held_score = before.score(board.side_to_move());
+            let mut plain = board.clone();
+            let mut made = Vec::new();
+            for ply in 0..6 {
+                let candidates: Vec<Move> = board.candidates().collect();
+                if board.is_over() || candidates.is_empty() {
+                    break;
+                }
+                let cell = candidates[next(candidates.len())];
+                board.make_held(cell);
+                plain.make(cell);
+                made.push(cell);
+                assert!(board.learned().is_none());
+                assert_same_state(&board, &plain);
+                let mut classical = plain.clone();
+                classical.set_network(None);
+                let network_part = if ply % 2 == 0 { -held_score } else { held_score };
+                assert_eq!(board.evaluate(), (network_part * share + classical.evaluate() * (100 - share)) / 100);
+            }
+            for &cell in made.iter().rev() {
+                board.unmake_held(cell);
+            }
+            assert!(board.learned().unwrap().same_features(&before));
+            assert_eq!(
+                board.evaluate(),
+                Board::evaluate(&{
+                    let mut rebuilt = board.clone();
+                    rebuilt.set_network(Some(network));
+                    rebuilt
+                })
+            );
         }
     }
 

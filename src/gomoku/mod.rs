@@ -93,6 +93,14 @@ impl Game for Board {
         self.unmake(mv);
     }
 
+    fn make_horizon_move(&mut self, mv: Move) {
+        self.make_held(mv);
+    }
+
+    fn unmake_horizon_move(&mut self, mv: Move) {
+        self.unmake_held(mv);
+    }
+
     fn evaluate(&self) -> Score {
         Board::evaluate(self)
     }

@@ -307,9 +307,9 @@ impl<G: Game> Worker<'_, G> {
         }
         let mut result = Some(());
         for &mv in &moves {
-            self.pos.make_move(mv);
+            self.pos.make_horizon_move(mv);
             let score = self.horizon(-beta, -alpha, ply + 1, extension + 1).map(|s| -s);
-            self.pos.unmake_move(mv);
+            self.pos.unmake_horizon_move(mv);
             let Some(score) = score else {
                 result = None;
                 break;

@@ -122,7 +122,9 @@ impl Board {
         } else {
             self.mark_candidates(i);
         }
-        if let Some(learned) = &mut self.learned {
+        if self.held == 0
+            && let Some(learned) = &mut self.learned
+        {
             let mut relined = [Relined { cell: 0, direction: 0, centre: 0, key: 0 }; 4 * LEARNED_OFFSETS.len()];
             let mut count = 0;
             for (d, &step) in DIRECTIONS.iter().enumerate() {

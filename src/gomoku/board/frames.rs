@@ -34,7 +34,7 @@ impl Rescored {
 impl Board {
     /// Opens the frame of a move about to be made at cell `i`.
     pub(super) fn open_frame(&mut self, i: usize) {
-        if let Some(learned) = &mut self.learned {
+        if let Some(learned) = self.learned_kept() {
             learned.open_frame();
         }
         let window = candidate_window(i);
@@ -51,7 +51,7 @@ impl Board {
     /// before a wall).
     pub(super) fn restore_frame(&mut self, i: usize) -> bool {
         let Some(frame) = self.frames.pop() else { return false };
-        if let Some(learned) = &mut self.learned {
+        if let Some(learned) = self.learned_kept() {
             let restored = learned.restore_frame();
             debug_assert!(restored, "the learned features keep a frame per board frame");
         }
