@@ -430,9 +430,9 @@ impl Board {
     /// move back.
     pub(crate) fn make_held(&mut self, mv: Move) {
         if self.held == 0
-            && let Some(learned) = &self.learned
+            && let Some(learned) = &mut self.learned
         {
-            self.held_score = learned.score(self.side);
+            self.held_score = learned.remembered_score(self.side);
         }
         self.held += 1;
         self.make(mv);
@@ -752,8 +752,10 @@ pub(crate) mod tests {
     /// Moves made held leave the learned features as they were and the rest of the board as
     /// plain moves leave it; the network's part of the evaluation stays the score the hold
     /// began with, negated when the other side is to move; taking the moves back returns to
-    /// features kept move by move. Along random games with walls, so that held moves are taken
-    /// back with frames and without.
+    /// features kept move by move. Several holds on one board, each from the same position
+    /// twice (as the horizon tries one forcing move after another), between them moves,
+    /// take-backs, walls and passes, so that a hold never starts from a score the features
+    /// have since left, and held moves are taken back with frames and without.
     #[test]
     fn held_moves_keep_the_network_s_features_and_score() {
         let network: &'static Network = Box::leak(Box::new(network::embedded()));
@@ -762,41 +764,55 @@ pub(crate) mod tests {
         for game in 0..12 {
             let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
             board.set_network(Some(network));
-            for _ in 0..30 {
-                random_step(&mut board, &mut next, 0, 15, if game % 3 == 0 { 8 } else { 1000 });
-            }
-            let before = board.learned().unwrap().clone();
-            let held_score = before.score(board.side_to_move());
-            let mut plain = board.clone();
-            let mut made = Vec::new();
-            for ply in 0..6 {
-                let candidates: Vec<Move> = board.candidates().collect();
-                if board.is_over() || candidates.is_empty() {
-                    break;
+            for round in 0..8 {
+                for _ in 0..if round == 0 { 30 } else { 1 + next(4) } {
+                    random_step(&mut board, &mut next, 0, 15, if game % 3 == 0 { 8 } else { 1000 });
                 }
-                let cell = candidates[next(candidates.len())];
-                board.make_held(cell);
-                plain.make(cell);
-                made.push(cell);
-                assert!(board.learned().is_none());
-                assert_same_state(&board, &plain);
-                let mut classical = plain.clone();
-                classical.set_network(None);
-                let network_part = if ply % 2 == 0 { -held_score } else { held_score };
-                assert_eq!(board.evaluate(), (network_part * share + classical.evaluate() * (100 - share)) / 100);
+                let passed = round % 3 == 2 && !board.is_over();
+                if passed {
+                    board.pass();
+                }
+                let before = board.learned().unwrap().clone();
+                let held_score = before.score(board.side_to_move());
+                for _ in 0..2 {
+                    let mut plain = board.clone();
+                    let mut made = Vec::new();
+                    for ply in 0..6 {
+                        let candidates: Vec<Move> = board.candidates().collect();
+                        if board.is_over() || candidates.is_empty() {
+                            break;
+                        }
+                        let cell = candidates[next(candidates.len())];
+                        board.make_held(cell);
+                        plain.make(cell);
+                        made.push(cell);
+                        assert!(board.learned().is_none());
+                        assert_same_state(&board, &plain);
+                        let mut classical = plain.clone();
+                        classical.set_network(None);
+                        let network_part = if ply % 2 == 0 { -held_score } else { held_score };
+                        assert_eq!(
+                            board.evaluate(),
+                            (network_part * share + classical.evaluate() * (100 - share)) / 100
+                        );
+                    }
+                    for &cell in made.iter().rev() {
+                        board.unmake_held(cell);
+                    }
+                    assert!(board.learned().unwrap().same_features(&before));
+                    assert_eq!(
+                        board.evaluate(),
+                        Board::evaluate(&{
+                            let mut rebuilt = board.clone();
+                            rebuilt.set_network(Some(network));
+                            rebuilt
+                        })
+                    );
+                }
+                if passed {
+                    board.pass();
+                }
             }
-            for &cell in made.iter().rev() {
-                board.unmake_held(cell);
-            }
-            assert!(board.learned().unwrap().same_features(&before));
-            assert_eq!(
-                board.evaluate(),
-                Board::evaluate(&{
-                    let mut rebuilt = board.clone();
-                    rebuilt.set_network(Some(network));
-                    rebuilt
-                })
-            );
         }
     }
 

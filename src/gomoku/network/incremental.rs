@@ -75,6 +75,10 @@ pub(crate) struct Accumulator {
     frames: Vec<Frame>,
     /// The cells the moves in `frames` changed, as they were, in order.
     saved: Vec<Saved>,
+    /// The score of these features by side to move, once [`Accumulator::remembered_score`]
+    /// has read it: the horizon holds the same position's score for each forcing move it
+    /// tries there. Any change of the features forgets it.
+    scores: [Option<Score>; 2],
 }
 
 /// A cell's line in the network's key form (MODEL.md). The board's line key holds the offsets
@@ -106,10 +110,12 @@ impl Accumulator {
             avx2: avx2(),
             frames: Vec::new(),
             saved: Vec::new(),
+            scores: [None; 2],
         }
     }
 
-    /// Adds cell `i` (code `centre`, not a wall, with line keys `keys`), read from scratch.
+    /// Adds cell `i` (code `centre`, not a wall, with line keys `keys`), read from scratch,
+    /// while the board builds its accumulator.
     pub(crate) fn add(&mut self, i: usize, centre: u8, keys: &[u32; 4]) {
         let mut sums = self.network.bias0;
         for (d, &key) in keys.iter().enumerate() {
@@ -160,6 +166,7 @@ impl Accumulator {
     #[inline(always)]
     fn restore_frame_with<const AVX2: bool, const LAYER: bool>(&mut self) -> bool {
         let Some(frame) = self.frames.pop() else { return false };
+        self.scores = [None; 2];
         let network = self.network;
         for old in self.saved[frame.first..].iter().rev() {
             let i = usize::from(old.index);
@@ -207,6 +214,7 @@ impl Accumulator {
         keys: &[u32; 4],
         relined: &[Relined],
     ) {
+        self.scores = [None; 2];
         let framed = !self.frames.is_empty();
         if framed {
             self.saved.push(Saved { sums: self.sums[i].0, index: i as u16, shapes: self.shapes[i] });
@@ -404,6 +412,16 @@ impl Accumulator {
     /// The value for `side` to move in engine score units.
     pub(crate) fn score(&self, side: Color) -> Score {
         self.network.score(self.value(side))
+    }
+
+    /// [`Accumulator::score`], read once until the features change.
+    pub(crate) fn remembered_score(&mut self, side: Color) -> Score {
+        if let Some(score) = self.scores[side.index()] {
+            return score;
+        }
+        let score = self.score(side);
+        self.scores[side.index()] = Some(score);
+        score
     }
 
     /// Empty cell `i`'s policy logit for `side` to move.
