@@ -1,19 +1,20 @@
 //! The network kept up to date inside the board. For every cell on the board: the sum of its
-//! four lines' codebook rows and its activations, and over all cells the activations' total,
-//! which the value head of the side to move reads. A stone changes the centre of its own cell
-//! and one line of each of the 32 cells within four steps of it along its lines, so a move
-//! re-sums and re-activates 33 cells. Taking it back copies those cells' saved sums back and
-//! activates them again (a frame per move, as the board keeps for its own scores), which reads
-//! no codebook row; without a frame it re-sums them in reverse, which the exact arithmetic also
-//! makes exact.
+//! four lines' codebook rows (and, with the cell layer, its activations), and over all cells the
+//! activations' total, which the value head of the side to move reads. A stone changes the
+//! centre of its own cell and one line of each of the 32 cells within four steps of it along
+//! its lines, so a move re-sums and re-activates 33 cells. Taking it back copies those cells'
+//! saved sums back (with the cell layer, activating them again) and the total (a frame per
+//! move, as the board keeps for its own scores), which reads no codebook row; without a frame
+//! it re-sums them in reverse, which the exact arithmetic also makes exact.
 
 use super::{ACTIVATION_ONE, DIM, Network, Row, WALL};
 use crate::gomoku::types::{CELLS, Color};
 use crate::params::{self, Id};
 use crate::score::Score;
 
-/// A cell's sums before a move changed them. Its activations are not saved: taking the move
-/// back recomputes them from the sums, which costs less than copying them both ways.
+/// A cell's sums before a move changed them. Its activations are not saved: where they are
+/// kept (the cell layer), taking the move back recomputes them from the sums, which costs less
+/// than copying them both ways.
 #[derive(Clone, Copy)]
 struct Saved {
     sums: [i16; DIM],
@@ -62,7 +63,9 @@ pub(crate) struct Accumulator {
     /// Each cell's sum of its codebook rows, by the board's padded cell index; cells off the
     /// board or walled stay zero.
     sums: Box<[Row]>,
-    /// Each cell's activations from its sums, indexed as `sums`.
+    /// Each cell's activations from its sums, indexed as `sums`, for a network with its cell
+    /// layer. Without the layer they are the sums clipped, cheaper to clip where they are read
+    /// than to store, save and restore with every move, and this is empty.
     acts: Box<[Row]>,
     /// By cell and direction: the shape whose row the cell's sum holds, so that a change looks
     /// up only the new one.
@@ -104,7 +107,7 @@ impl Accumulator {
             network,
             board_cells: board_cells as i32,
             sums: vec![Row::ZERO; CELLS].into_boxed_slice(),
-            acts: vec![Row::ZERO; CELLS].into_boxed_slice(),
+            acts: vec![Row::ZERO; if network.cell_layer { CELLS } else { 0 }].into_boxed_slice(),
             shapes: vec![[0; 4]; CELLS].into_boxed_slice(),
             pooled: [0; DIM],
             avx2: avx2(),
@@ -128,7 +131,9 @@ impl Accumulator {
             *p += i32::from(h);
         }
         self.sums[i] = sums;
-        self.acts[i] = acts;
+        if self.network.cell_layer {
+            self.acts[i] = acts;
+        }
     }
 
     /// Runs the portable update even where the processor has AVX2, so that tests there cover it.
@@ -171,7 +176,9 @@ impl Accumulator {
         for old in self.saved[frame.first..].iter().rev() {
             let i = usize::from(old.index);
             let sums = Row(old.sums);
-            self.acts[i] = network.activate::<AVX2, LAYER>(&sums);
+            if LAYER {
+                self.acts[i] = network.activate::<AVX2, LAYER>(&sums);
+            }
             self.sums[i] = sums;
             self.shapes[i] = old.shapes;
         }
@@ -223,11 +230,12 @@ impl Accumulator {
         if centre == WALL as u8 {
             self.remove(i, &mut total);
         } else {
+            let before = self.activations(i);
             for (d, &key) in keys.iter().enumerate() {
                 self.reshape(i, d, centre, key);
             }
             let mut change = Change::ZERO;
-            self.activate::<AVX2, LAYER>(i, &mut change);
+            self.activate::<AVX2, LAYER>(i, &before, &mut change);
             change.add_to(&mut total);
         }
         self.reline_all::<AVX2, LAYER>(relined, framed, &mut total);
@@ -309,7 +317,6 @@ impl Accumulator {
                 let plus: *const __m256i = network.codebook[usize::from(new)].0.as_ptr().cast();
                 let minus: *const __m256i = network.codebook[usize::from(old)].0.as_ptr().cast();
                 let sums: *mut __m256i = self.sums[cell].0.as_mut_ptr().cast();
-                let acts: *mut __m256i = self.acts[cell].0.as_mut_ptr().cast();
                 // SAFETY: each row pointer is to 64 bytes aligned to 64: two aligned halves.
                 // Where `framed`, `saving` points into the room reserved above, one `Saved` a
                 // relined cell, which `set_len` below takes in once all are written.
@@ -329,14 +336,11 @@ impl Accumulator {
                         _mm256_add_epi16(was_high, _mm256_load_si256(plus.add(1))),
                         _mm256_load_si256(minus.add(1)),
                     );
-                    let act_low = _mm256_min_epi16(_mm256_max_epi16(sum_low, zero), one);
-                    let act_high = _mm256_min_epi16(_mm256_max_epi16(sum_high, zero), one);
-                    low = _mm256_add_epi16(low, _mm256_sub_epi16(act_low, _mm256_load_si256(acts)));
-                    high = _mm256_add_epi16(high, _mm256_sub_epi16(act_high, _mm256_load_si256(acts.add(1))));
+                    let clip = |sums| _mm256_min_epi16(_mm256_max_epi16(sums, zero), one);
+                    low = _mm256_add_epi16(low, _mm256_sub_epi16(clip(sum_low), clip(was_low)));
+                    high = _mm256_add_epi16(high, _mm256_sub_epi16(clip(sum_high), clip(was_high)));
                     _mm256_store_si256(sums, sum_low);
                     _mm256_store_si256(sums.add(1), sum_high);
-                    _mm256_store_si256(acts, act_low);
-                    _mm256_store_si256(acts.add(1), act_high);
                 }
             }
             let mut change = Change::ZERO;
@@ -364,43 +368,53 @@ impl Accumulator {
         let old = std::mem::replace(&mut self.shapes[cell][usize::from(line.direction)], new);
         // Copies in and out, so that the compiler need not fear the rows overlap.
         let (plus, minus) = (network.codebook[usize::from(new)], network.codebook[usize::from(old)]);
-        let (mut sums, before) = (self.sums[cell], self.acts[cell]);
-        let acts = if LAYER {
+        let mut sums = self.sums[cell];
+        if LAYER {
             shift(&mut sums, &plus, &minus);
-            network.activate::<AVX2, LAYER>(&sums)
-        } else {
-            let mut acts = Row::ZERO;
+            let acts = network.activate::<AVX2, LAYER>(&sums);
             for j in 0..DIM {
-                sums.0[j] = sums.0[j].wrapping_add(plus.0[j]).wrapping_sub(minus.0[j]);
-                acts.0[j] = sums.0[j].clamp(0, ACTIVATION_ONE);
+                change.0[j] += acts.0[j] - self.acts[cell].0[j];
             }
-            acts
-        };
-        for j in 0..DIM {
-            change.0[j] += acts.0[j] - before.0[j];
+            self.acts[cell] = acts;
+        } else {
+            for j in 0..DIM {
+                let before = sums.0[j].clamp(0, ACTIVATION_ONE);
+                sums.0[j] = sums.0[j].wrapping_add(plus.0[j]).wrapping_sub(minus.0[j]);
+                change.0[j] += sums.0[j].clamp(0, ACTIVATION_ONE) - before;
+            }
         }
         self.sums[cell] = sums;
-        self.acts[cell] = acts;
     }
 
     /// Takes a cell that has been walled out of the total (its change goes into `total`).
     fn remove(&mut self, i: usize, total: &mut [i32; DIM]) {
-        for (t, &h) in total.iter_mut().zip(&self.acts[i].0) {
+        for (t, &h) in total.iter_mut().zip(&self.activations(i).0) {
             *t -= i32::from(h);
         }
         self.sums[i] = Row::ZERO;
-        self.acts[i] = Row::ZERO;
+        if self.network.cell_layer {
+            self.acts[i] = Row::ZERO;
+        }
         self.shapes[i] = [0; 4];
     }
 
-    /// Re-activates cell `i` from its sums and adds the change of its activations to `change`.
+    /// Cell `i`'s activations: stored with the cell layer, else its sums clipped.
     #[inline(always)]
-    fn activate<const AVX2: bool, const LAYER: bool>(&mut self, i: usize, change: &mut Change) {
+    fn activations(&self, i: usize) -> Row {
+        if self.network.cell_layer { self.acts[i] } else { self.network.activation(&self.sums[i]) }
+    }
+
+    /// Re-activates cell `i` from its sums (kept where the network has its cell layer) and adds
+    /// the change from `before`, its activations before, to `change`.
+    #[inline(always)]
+    fn activate<const AVX2: bool, const LAYER: bool>(&mut self, i: usize, before: &Row, change: &mut Change) {
         // `AVX2` is set only inside code built for AVX2, called where the processor has it.
         let acts = self.network.activate::<AVX2, LAYER>(&self.sums[i]);
-        let old = std::mem::replace(&mut self.acts[i], acts);
+        if LAYER {
+            self.acts[i] = acts;
+        }
         for (j, c) in change.0.iter_mut().enumerate() {
-            *c += acts.0[j] - old.0[j];
+            *c += acts.0[j] - before.0[j];
         }
     }
 
@@ -425,8 +439,13 @@ impl Accumulator {
     }
 
     /// Empty cell `i`'s policy logit for `side` to move.
+    #[inline]
     pub(crate) fn policy(&self, i: usize, side: Color) -> i64 {
-        self.network.policy(&self.acts[i], side)
+        if self.network.cell_layer {
+            self.network.policy(&self.acts[i], side)
+        } else {
+            self.network.policy_of_sums(&self.sums[i], side)
+        }
     }
 
     /// Empty cell `i`'s policy in move ordering's units (`gomoku_policy_order` a logit).
