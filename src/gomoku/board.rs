@@ -754,8 +754,10 @@ pub(crate) mod tests {
     /// began with, negated when the other side is to move; taking the moves back returns to
     /// features kept move by move. Several holds on one board, each from the same position
     /// twice (as the horizon tries one forcing move after another), between them moves,
-    /// take-backs, walls and passes, so that a hold never starts from a score the features
-    /// have since left, and held moves are taken back with frames and without.
+    /// take-backs, walls and passes, and before the second a kept move held after and taken
+    /// back; after each change every score the features remember must be theirs, so that a
+    /// hold never starts from a score they have since left. Held moves are taken back with
+    /// frames and without.
     #[test]
     fn held_moves_keep_the_network_s_features_and_score() {
         let network: &'static Network = Box::leak(Box::new(network::embedded()));
@@ -767,14 +769,30 @@ pub(crate) mod tests {
             for round in 0..8 {
                 for _ in 0..if round == 0 { 30 } else { 1 + next(4) } {
                     random_step(&mut board, &mut next, 0, 15, if game % 3 == 0 { 8 } else { 1000 });
+                    assert!(board.learned.as_ref().unwrap().remembered_scores_are_current());
                 }
                 let passed = round % 3 == 2 && !board.is_over();
                 if passed {
                     board.pass();
+                    assert!(board.learned.as_ref().unwrap().remembered_scores_are_current());
                 }
                 let before = board.learned().unwrap().clone();
                 let held_score = before.score(board.side_to_move());
-                for _ in 0..2 {
+                for repeat in 0..2 {
+                    let candidates: Vec<Move> = board.candidates().collect();
+                    if repeat == 1 && !board.is_over() && !candidates.is_empty() {
+                        // A kept move, a hold after it, and the move taken back: the take-back
+                        // must forget the score the hold remembered.
+                        let cell = candidates[next(candidates.len())];
+                        board.make(cell);
+                        let reply: Vec<Move> = board.candidates().collect();
+                        if !board.is_over() && !reply.is_empty() {
+                            board.make_held(reply[0]);
+                            board.unmake_held(reply[0]);
+                        }
+                        board.unmake(cell);
+                        assert!(board.learned.as_ref().unwrap().remembered_scores_are_current());
+                    }
                     let mut plain = board.clone();
                     let mut made = Vec::new();
                     for ply in 0..6 {
@@ -786,6 +804,7 @@ pub(crate) mod tests {
                         board.make_held(cell);
                         plain.make(cell);
                         made.push(cell);
+                        assert_eq!(board.held_score, held_score);
                         assert!(board.learned().is_none());
                         assert_same_state(&board, &plain);
                         let mut classical = plain.clone();
@@ -800,6 +819,7 @@ pub(crate) mod tests {
                         board.unmake_held(cell);
                     }
                     assert!(board.learned().unwrap().same_features(&before));
+                    assert!(board.learned().unwrap().remembered_scores_are_current());
                     assert_eq!(
                         board.evaluate(),
                         Board::evaluate(&{

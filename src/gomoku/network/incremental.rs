@@ -65,7 +65,7 @@ pub(crate) struct Accumulator {
     sums: Box<[Row]>,
     /// Each cell's activations from its sums, indexed as `sums`, for a network with its cell
     /// layer. Without the layer they are the sums clipped, cheaper to clip where they are read
-    /// than to store, save and restore with every move, and this is empty.
+    /// than to store with every move and recompute at every take-back, and this is empty.
     acts: Box<[Row]>,
     /// By cell and direction: the shape whose row the cell's sum holds, so that a change looks
     /// up only the new one.
@@ -142,10 +142,18 @@ impl Accumulator {
         self.avx2 = false;
     }
 
-    /// Whether every shape, sum and activation and both totals equal `other`'s.
+    /// Whether every shape, sum and activation and the total equal `other`'s.
     #[cfg(test)]
     pub(crate) fn same_features(&self, other: &Accumulator) -> bool {
         self.sums == other.sums && self.acts == other.acts && self.shapes == other.shapes && self.pooled == other.pooled
+    }
+
+    /// Whether every remembered score is the score of the features as they are now.
+    #[cfg(test)]
+    pub(crate) fn remembered_scores_are_current(&self) -> bool {
+        [Color::Black, Color::White]
+            .into_iter()
+            .all(|side| self.scores[side.index()].is_none_or(|s| s == self.score(side)))
     }
 
     /// Opens the frame of a move about to be made: its update saves the cells it changes.
@@ -228,9 +236,9 @@ impl Accumulator {
         }
         let mut total = [0; DIM];
         if centre == WALL as u8 {
-            self.remove(i, &mut total);
+            self.remove::<LAYER>(i, &mut total);
         } else {
-            let before = self.activations(i);
+            let before = self.activations::<LAYER>(i);
             for (d, &key) in keys.iter().enumerate() {
                 self.reshape(i, d, centre, key);
             }
@@ -336,7 +344,7 @@ impl Accumulator {
                         _mm256_add_epi16(was_high, _mm256_load_si256(plus.add(1))),
                         _mm256_load_si256(minus.add(1)),
                     );
-                    let clip = |sums| _mm256_min_epi16(_mm256_max_epi16(sums, zero), one);
+                    let clip = |half| _mm256_min_epi16(_mm256_max_epi16(half, zero), one);
                     low = _mm256_add_epi16(low, _mm256_sub_epi16(clip(sum_low), clip(was_low)));
                     high = _mm256_add_epi16(high, _mm256_sub_epi16(clip(sum_high), clip(was_high)));
                     _mm256_store_si256(sums, sum_low);
@@ -386,22 +394,23 @@ impl Accumulator {
         self.sums[cell] = sums;
     }
 
-    /// Takes a cell that has been walled out of the total (its change goes into `total`).
-    fn remove(&mut self, i: usize, total: &mut [i32; DIM]) {
-        for (t, &h) in total.iter_mut().zip(&self.activations(i).0) {
+    /// Takes a cell that has been walled out of the total (its change goes into `total`), for
+    /// a network with its cell layer where `LAYER`.
+    fn remove<const LAYER: bool>(&mut self, i: usize, total: &mut [i32; DIM]) {
+        for (t, &h) in total.iter_mut().zip(&self.activations::<LAYER>(i).0) {
             *t -= i32::from(h);
         }
         self.sums[i] = Row::ZERO;
-        if self.network.cell_layer {
+        if LAYER {
             self.acts[i] = Row::ZERO;
         }
         self.shapes[i] = [0; 4];
     }
 
-    /// Cell `i`'s activations: stored with the cell layer, else its sums clipped.
+    /// Cell `i`'s activations: stored with the cell layer (`LAYER`), else its sums clipped.
     #[inline(always)]
-    fn activations(&self, i: usize) -> Row {
-        if self.network.cell_layer { self.acts[i] } else { self.network.activation(&self.sums[i]) }
+    fn activations<const LAYER: bool>(&self, i: usize) -> Row {
+        if LAYER { self.acts[i] } else { self.network.activate::<false, false>(&self.sums[i]) }
     }
 
     /// Re-activates cell `i` from its sums (kept where the network has its cell layer) and adds
