@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Training data made through the game runner's cluster (scripts/learn/generate.py) is the same,
-byte for byte, as made directly, and a shard cut short resumes to the same bytes.
+byte for byte, as made directly, and a shard cut short resumes to the same bytes; with the
+embedded network (--network embedded) the engine plays other games, the same each time.
 
 Three shards of a few fixed-node games are made directly, then again on a local cluster of two
 workers, one of them from a copy cut short in the middle of a game whose first game has a depth
@@ -39,11 +40,14 @@ def main():
         cluster = generate(arbor, folder / "cluster", "--workers", "2")
         resumed = cluster[1][marked] == 250 and cluster[1][marked + 1:] == direct[1][marked + 1:]
         cluster[1] = direct[1] if resumed else cluster[1]
+        networked = [generate(arbor, folder / f"network{run}", "--direct", "--network", "embedded") for run in (1, 2)]
     checks = {
         "three shards of whole games were made": all(len(shard) > 32 for shard in direct),
         "the shards differ by seed": len(set(direct)) == 3,
         "the cut shard was resumed, not made again": resumed and plies > unsearched,
         "the cluster made the same bytes": cluster == direct,
+        "the network's games are whole, their own, and the same each time":
+            all(len(shard) > 32 for shard in networked[0]) and networked[0] != direct and networked[0] == networked[1],
     }
     report("generate", checks)
 

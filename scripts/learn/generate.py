@@ -14,7 +14,12 @@ minute of one core at 10,000 nodes).
 Usage:
   target/runner-venv/bin/python scripts/learn/generate.py --arbor target/release/arbor \\
       --openings scripts/openings/freestyle_15.txt --seeds 1-400 --out target/data/freestyle15 \\
-      [--nodes 10000] [--games 200] [--workers 2 | --scheduler tcp://HOST:8786 | --direct]
+      [--nodes 10000] [--games 200] [--network embedded] \
+      [--workers 2 | --scheduler tcp://HOST:8786 | --direct]
+
+--network embedded plays the engine with the network built into the executable (a second
+generation of data from the first network's games); a shard's header does not name the
+network, so give such a run a prefix of its own.
 """
 import argparse
 import subprocess
@@ -63,12 +68,14 @@ def main():
     ap.add_argument("--size", type=int, default=15)
     ap.add_argument("--rule", default="freestyle")
     ap.add_argument("--random-plies", type=int, default=2)
+    ap.add_argument("--network", choices=["none", "embedded"], default="none",
+                    help="the evaluation the engine plays (embedded: the executable's network)")
     games.add_runner_arguments(ap)
     args = ap.parse_args()
 
     digest, program = games.program(args.arbor)
     arguments = ["--games", str(args.games), "--nodes", str(args.nodes), "--size", str(args.size),
-                 "--rule", args.rule, "--random-plies", str(args.random_plies)]
+                 "--rule", args.rule, "--random-plies", str(args.random_plies), "--network", args.network]
     openings = Path(args.openings).read_text()
     prefix = Path(args.out)
     prefix.parent.mkdir(parents=True, exist_ok=True)
@@ -80,8 +87,8 @@ def main():
               "partial": shard_path(seed).read_bytes() if shard_path(seed).exists() else b""}
              for seed in args.seeds]
     started, done = time.time(), 0
-    print(f"generate.py: {len(tasks)} shards of {args.games} games, {args.rule} {args.size}, {args.nodes} nodes",
-          flush=True)
+    print(f"generate.py: {len(tasks)} shards of {args.games} games, {args.rule} {args.size}, {args.nodes} nodes,"
+          f" network {args.network}", flush=True)
 
     def record(result):
         nonlocal done

@@ -69,12 +69,16 @@ pub const HELP: [(&str, &str); 13] = [
         "datagen",
         "  arbor datagen --out FILE --games N [--seed S] [--nodes N] [--size N]
                 [--rule freestyle|standard|renju|caro] [--openings FILE] [--random-plies N]
+                [--network NET]
       Plays the engine against itself on one thread, N nodes a move (default 10000), for
       training data (format: scripts/learn/FORMAT.md): each game starts from an opening of
       FILE (one a line in the compact notation, as scripts/openings/; default the empty board)
       under a random symmetry, then 0 to --random-plies (default 2) random moves. Game i
       depends only on the settings and i, so a FILE already there is resumed after its last
-      whole game, up to N games, and seeds shard a run. Progress goes to stderr.",
+      whole game, up to N games, and seeds shard a run. --network (embedded, a file of
+      scripts/learn/export.py, or none, the default) plays the engine with a network, which
+      must be of the rule and size played; the file's header does not name it, so keep one
+      network to a FILE. Progress goes to stderr.",
     ),
     (
         "forbidden",
@@ -257,6 +261,8 @@ pub struct Datagen {
     pub games: u64,
     pub openings: Option<PathBuf>,
     pub settings: arbor::datagen::Settings,
+    /// `--network`'s value: embedded, a file or none.
+    pub network: Option<String>,
 }
 
 /// An error, and the subcommand whose usage goes with it.
@@ -568,10 +574,11 @@ fn selfplay(parser: &mut Parser) -> Result<Request, lexopt::Error> {
 fn datagen(parser: &mut Parser) -> Result<Request, lexopt::Error> {
     let mut settings =
         arbor::datagen::Settings { rule: Rule::Freestyle, size: 15, nodes: 10_000, random_plies: 2, seed: 1 };
-    let (mut out, mut games, mut openings) = (None, None, None);
+    let (mut out, mut games, mut openings, mut network) = (None, None, None, None);
     while let Some(arg) = parser.next()? {
         match arg {
             Long("help") | Short('h') => return print_help("datagen"),
+            Long("network") => network = Some(parser.value()?.string()?),
             Long("out") => out = Some(PathBuf::from(parser.value()?)),
             Long("games") => games = Some(value(parser, "--games")?),
             Long("seed") => settings.seed = value(parser, "--seed")?,
@@ -591,7 +598,7 @@ fn datagen(parser: &mut Parser) -> Result<Request, lexopt::Error> {
     }
     let out = out.ok_or("--out FILE is needed")?;
     let games = games.ok_or("--games N is needed")?;
-    Ok(Request::Datagen(Datagen { out, games, openings, settings }))
+    Ok(Request::Datagen(Datagen { out, games, openings, settings, network }))
 }
 
 fn size_only(parser: &mut Parser, subcommand: &'static str) -> Result<Request, lexopt::Error> {
@@ -769,7 +776,7 @@ mod tests {
             "perft amazons 2",
             "selfplay --size 15 --rule caro --time 100 --threads 1 --moves 4 --opening h8i9",
             "selfplay --game amazons --time 50 --moves 2 --random black",
-            "datagen --out a.bin --games 10 --seed 3 --nodes 5000 --size 20 --rule renju --openings o.txt --random-plies 4",
+            "datagen --out a.bin --games 10 --seed 3 --nodes 5000 --size 20 --rule renju --openings o.txt --random-plies 4 --network none",
             "forbidden --size 15",
             "evaluate --size 20 --rule standard --network model.arbn",
             "features",

@@ -291,6 +291,20 @@ fn run_datagen(options: &Datagen) -> Result<(), String> {
                 .collect::<Result<Vec<_>, _>>()?
         }
     };
+    if let Some(network) = options.network.as_deref().map(network::from_option).transpose()?.flatten() {
+        let settings = &options.settings;
+        if !network.plays(settings.rule, settings.size, settings.size) {
+            let trained = match network.trained_on() {
+                (Some(rule), size) => format!("{rule:?} {size}x{size}"),
+                (None, _) => "no rule".to_string(),
+            };
+            return Err(format!(
+                "--network: trained on {trained}, not on the {:?} {}x{} played",
+                settings.rule, settings.size, settings.size
+            ));
+        }
+        network::play_with(network)?;
+    }
     gomoku::build_tables();
     let mut last_report = Instant::now();
     datagen::generate(&options.out, &options.settings, &openings, options.games, |progress| {
