@@ -11,7 +11,12 @@ position is trained on under any symmetry; the network is exactly
 symmetric (the value of a board and of its seven images agree, the policy moves with them), which
 holds only if every line shape and its mirror image share one codebook entry; and two epochs of
 training lower the held-out policy loss and write the history, its plot and the weights; the
-exported file holds every array, the integer network's value stays close to the float one's, and
+classical scores data.py adds are the same for a board's eight images (train.py --mix sees
+each batch under one of them), two epochs of --mix training lower the mix's held-out value loss,
+and the loss it reports is the mix's (half the network's logit, half the classical score on
+the fitted scale) against the blended target, recomputed here from the saved weights; the
+exported file holds every array and reads back (export.read, where train.py --init starts) to
+the same file, the integer network's value stays close to the float one's, and
 the engine's reading of the file (`arbor evaluate --network`) computes exactly the integer
 reference's values and best cells.
 
@@ -58,6 +63,24 @@ def symmetric_model_checks(boards, sides):
     return shapes, same_value, same_policy
 
 
+def mix_loss(path, columns):
+    """The held-out value loss of a trained model mixed half and half with the classical
+    evaluation, against train.py's default target, computed from the saved weights."""
+    import jax
+    import jax.numpy as jnp
+    model = dict(np.load(path))
+    scale = float(model["score_scale"])
+    held = columns["heldout"]
+    table, _ = train.shape_index_table()
+    forward, _ = train.make_model(jax, jnp, table, cell_layer="cell_w" in model)
+    params = {name: jnp.asarray(value) for name, value in model.items()
+              if name not in ("score_scale", "size", "rule")}
+    value, _ = forward(params, columns["board"][held], columns["side"][held])
+    logit = 0.5 * np.asarray(value, np.float64) + 0.5 * columns["classical"][held] / scale
+    target = 0.5 * columns["result"][held] + 0.5 / (1 + np.exp(-columns["score"][held] / scale))
+    return float(np.mean(np.logaddexp(0, logit) - target * logit))
+
+
 def image(maps, which):
     """Maps (B, S, S) under symmetry `which`, as train.symmetric moves boards."""
     if which & 4:
@@ -76,6 +99,7 @@ def main():
         header, games = data.read_games(shard)
         searched = sum(len(game[3]) for game in games)
         columns, rule, size = data.build([shard], holdout=8)
+        columns["classical"] = data.classical_scores(arbor, columns["board"], rule)
         np.savez(folder / "set.npz", rule=rule, size=size, **columns)
         boards, sides = columns["board"], columns["side"]
         rows = "".join("".join(".XO"[c] for c in board.ravel()) + "\n" for board in boards)
@@ -91,11 +115,21 @@ def main():
                         str(folder / "run"), "--epochs", "2", "--dim", str(DIM), "--batch", "64", "--lr", "0.01", "--cell-layer"],
                        check=True, timeout=600, capture_output=True)
         history = json.loads((folder / "run/history.json").read_text())
+        subprocess.run([sys.executable, str(ROOT / "scripts/learn/train.py"), str(folder / "set.npz"), "--out",
+                        str(folder / "mix"), "--epochs", "2", "--batch", "64", "--lr", "0.01", "--mix", "50"],
+                       check=True, timeout=600, capture_output=True)
+        mixed = json.loads((folder / "mix/history.json").read_text())
+        recomputed = mix_loss(folder / "mix/model.npz", columns)
+        classical_invariant = all((data.classical_scores(arbor, image, rule) == columns["classical"][:100]).all()
+                                  for image in images[1:])
         written = all((folder / "run" / name).stat().st_size > 0 for name in ("history.png", "model.npz"))
         model = dict(np.load(folder / "run/model.npz"))
         q, cell_layer = export.quantise(model)
         export.write(folder / "model.arbn", q, cell_layer, model)
         exported = (folder / "model.arbn").read_bytes()
+        back = export.read(folder / "model.arbn")
+        export.write(folder / "again.arbn", *export.quantise(back), back)
+        read_back = (folder / "again.arbn").read_bytes() == exported
         # The codebook, bias0, the cell layer, then both sides' heads.
         expected_bytes = (32 + 2 * q["codebook"].size + 2 * DIM + 2 * DIM * DIM + 4 * DIM
                           + 2 * (2 * DIM * 32 + 4 * 32 + 2 * 32 + 4 + 2 * DIM))
@@ -115,6 +149,9 @@ def main():
                                     for line in engine])
             same_values &= bool((engine_value == integer_value).all())
             same_cells &= bool((engine_cell == integer_policy.argmax(1)).all())
+        with_network = subprocess.run([sys.executable, str(ROOT / "scripts/learn/baseline.py"), str(folder / "set.npz"),
+                                       "--arbor", arbor, "--network", str(folder / "model.arbn")],
+                                      capture_output=True, text=True, check=True).stdout
     checks = {
         "datagen wrote 40 whole games of the asked settings": len(games) == 40 and header["nodes"] == 1500,
         "data.py kept every searched position but duplicates": 0 < len(boards) <= searched,
@@ -130,9 +167,16 @@ def main():
         "the value is the same under the board's eight symmetries": same_value,
         "the policy moves with the board": same_policy,
         "two epochs lower the held-out policy loss": history[-1]["policy_loss"] < history[0]["policy_loss"],
+        "the classical scores are the same for a board's eight images": classical_invariant,
+        "two epochs of --mix lower the mix's held-out value loss": mixed[-1]["mix_value_loss"]
+                                                                    < mixed[0]["mix_value_loss"],
+        "the mix's loss is the network and the classical score mixed": abs(
+            recomputed - mixed[-1]["mix_value_loss"]) < 1e-4,
+        "baseline.py --network reports the network and the mix": "mixed at 50 %" in with_network,
         "the history's plot and the weights are written": written,
         "the exported file has its header and every array": exported[:4] == b"ARBN"
                                                               and len(exported) == expected_bytes,
+        "read back (train.py --init) and written again, the same file": read_back,
         "the integer network follows the float one": rounding["mean_gap"] < 0.05 and rounding["same_sign"] > 0.95,
         "the engine's network gives the integer reference's values exactly, both forms": same_values,
         "and ranks the same cell first": same_cells,

@@ -7,12 +7,16 @@ best move, its depth and the ply. Whole games are held out (1 in --holdout, by a
 file's seed and the game's number), since neighbouring positions of one game share its result
 and look alike; a position of a held-out game is dropped from training wherever else it occurs,
 under any of the board's eight symmetries, and each split keeps the first of its positions that
-are symmetric images of each other.
+are symmetric images of each other. With --arbor, each kept position also gets the classical
+evaluation's static score from the side to move's view (`arbor evaluate`), which train.py's
+--mix needs.
 
 Usage:
-  target/learn-venv/bin/python scripts/learn/data.py target/data/*.bin --out target/learn/set.npz
+  target/learn-venv/bin/python scripts/learn/data.py target/data/*.bin --out target/learn/set.npz \\
+      [--arbor target/release/arbor]
 """
 import argparse
+import subprocess
 import sys
 from pathlib import Path
 
@@ -128,13 +132,27 @@ def build(paths, holdout):
     return columns, rule, size
 
 
+def classical_scores(arbor, boards, rule):
+    """The classical evaluation's static score of each board, from the side to move's view."""
+    size = boards.shape[1]
+    rows = "".join("".join(".XO"[c] for c in board.ravel()) + "\n" for board in boards)
+    answer = subprocess.run([arbor, "evaluate", "--network", "none", "--size", str(size), "--rule", rule],
+                            input=rows, capture_output=True, text=True, check=True).stdout.splitlines()
+    if len(answer) != len(boards) or any(line.startswith("error") for line in answer):
+        sys.exit(f"data.py: arbor evaluate answered {len(answer)} lines for {len(boards)} positions")
+    return np.array([int(line.split()[0]) for line in answer], np.int32)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="+")
     ap.add_argument("--out", required=True, help=".npz file")
     ap.add_argument("--holdout", type=int, default=64, help="one game in this many is held out")
+    ap.add_argument("--arbor", help="an arbor executable: add each position's classical evaluation")
     args = ap.parse_args()
     columns, rule, size = build(args.files, args.holdout)
+    if args.arbor:
+        columns["classical"] = classical_scores(args.arbor, columns["board"], rule)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     np.savez(args.out, rule=rule, size=size, **columns)
 

@@ -65,6 +65,30 @@ def write(path, q, cell_layer, model):
     Path(path).write_bytes(header + body)
 
 
+def read(path):
+    """An exported file's weights as floats, in train.py's form (the integers over their
+    scales), with its score scale, rule and size: a start for further training (train.py --init)."""
+    data = Path(path).read_bytes()
+    magic, version, cell_layer, rule, size, dim, hidden, scale, shapes = struct.unpack("<4sBBBBHHfI", data[:20])
+    if magic != b"ARBN" or version != VERSION:
+        raise SystemExit(f"{path} is not a network file of version {VERSION}")
+    layout = [("codebook", "<i2", (shapes, dim), ACTIVATION_ONE), ("bias0", "<i2", (dim,), ACTIVATION_ONE),
+              ("cell_w", "<i2", (dim, dim), WEIGHT_ONE), ("cell_b", "<i4", (dim,), ACTIVATION_ONE * WEIGHT_ONE),
+              ("v1_w", "<i2", (2, dim, hidden), WEIGHT_ONE), ("v1_b", "<i4", (2, hidden), ACTIVATION_ONE * WEIGHT_ONE),
+              ("v2_w", "<i2", (2, hidden, 1), WEIGHT_ONE), ("v2_b", "<i4", (2, 1), ACTIVATION_ONE * WEIGHT_ONE),
+              ("p_w", "<i2", (2, dim, 1), WEIGHT_ONE)]
+    model, offset = {}, 32
+    for name, dtype, shape, one in layout:
+        count = int(np.prod(shape))
+        model[name] = np.frombuffer(data, dtype, count, offset).reshape(shape).astype(np.float32) / one
+        offset += count * np.dtype(dtype).itemsize
+    if offset != len(data):
+        raise SystemExit(f"{path}: {len(data)} bytes where its header implies {offset}")
+    if not cell_layer:
+        del model["cell_w"], model["cell_b"]
+    return model | {"score_scale": np.float64(scale), "size": np.int64(size), "rule": np.str_(RULES[rule])}
+
+
 def integer_forward(q, cell_layer, board, side, table):
     """MODEL.md's arithmetic: the value logit and the policy logits, both at the scale
     ACTIVATION_ONE * WEIGHT_ONE, as int64 arrays."""

@@ -18,18 +18,26 @@ incrementally: a stone changes the shapes of only the cells in its four lines.
 
 The targets. Value: the game's result blended with the search's score (`--lam` of the result),
 the score turned into a winning chance by a logistic curve whose scale is fitted to the results
-first. Policy: the search's best move. Every batch is seen under one of the board's eight
+first. Policy: the search's best move. With --mix SHARE the value is trained as the engine plays
+it: the network's logit and the classical evaluation's score (the set's `classical` column, on
+the same logistic scale) mixed with the network at SHARE per cent, as `gomoku_network_share`
+mixes them, so that the network learns what the classical evaluation gets wrong rather than
+what it already knows. With --init FILE training starts from an exported network's weights (its
+integers over their scales) instead of random ones: a next generation can refine the last one
+on new data or a new target. Every batch is seen under one of the board's eight
 symmetries, drawn at random, and half its positions with the colours swapped (the side to move
 with them), so that both sides' heads learn from every position.
 
 Each epoch reports, on the held-out positions: the value loss, the value accuracy (positions
 whose game was won or lost, not drawn, where the side the model favours won) and the policy's
-move-match rate (its best cell is the search's best move); the history goes to
+move-match rate (its best cell is the search's best move); where the set has the classical
+evaluation, also the loss and accuracy of that mix (`mix_value_loss`, `mix_value_accuracy`, at
+--mix's share or the engine's default of 50), whatever the training; the history goes to
 OUT/history.json and a plot to OUT/history.png, the weights (float) to OUT/model.npz.
 
 Usage:
   target/learn-venv/bin/python scripts/learn/train.py target/learn/set.npz --out target/learn/run1 \\
-      [--epochs 10] [--dim 32] [--batch 512] [--cell-layer] [--seed 1]
+      [--epochs 10] [--dim 32] [--batch 512] [--cell-layer] [--mix 50] [--seed 1]
 """
 import argparse
 import json
@@ -182,6 +190,9 @@ def main():
     ap.add_argument("--policy-weight", type=float, default=1.0)
     ap.add_argument("--cell-layer", action="store_true",
                     help="add the per-cell layer (about 0.3 points of value accuracy for a much slower engine)")
+    ap.add_argument("--mix", type=int, metavar="SHARE",
+                    help="train the value mixed with the classical evaluation, the network at SHARE per cent")
+    ap.add_argument("--init", help="an exported network file (.arbn) to start from")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--limit", type=int, help="train on at most this many positions (a quick run)")
     args = ap.parse_args()
@@ -193,7 +204,18 @@ def main():
     data = np.load(args.data)
     size = int(data["size"])
     heldout = data["heldout"]
-    columns = {name: data[name] for name in ("board", "side", "result", "score", "best")}
+    names = ["board", "side", "result", "score", "best"]
+    has_classical = "classical" in data.files
+    if args.mix is not None:
+        if not has_classical:
+            sys.exit("train.py: --mix needs a set made by data.py --arbor (its classical column)")
+        if str(data["rule"]) == "renju" or not 0 < args.mix <= 100:
+            # The colour swap of each batch keeps the classical score only where the rule treats
+            # both colours alike.
+            sys.exit("train.py: --mix takes a share from 1 to 100 and a rule other than renju")
+    names += ["classical"] if has_classical else []
+    share = (args.mix if args.mix is not None else 50) / 100
+    columns = {name: data[name] for name in names}
     train = {name: column[~heldout] for name, column in columns.items()}
     test = {name: column[heldout] for name, column in columns.items()}
     if args.limit:
@@ -202,6 +224,9 @@ def main():
     for part in (train, test):
         chance = 1 / (1 + np.exp(-np.clip(part["score"] / scale, -50, 50)))
         part["target"] = (args.lam * part["result"] + (1 - args.lam) * chance).astype(np.float32)
+        # The classical part of the mix's logit; zero where the set has none (it is then unused).
+        part["offset"] = ((1 - share) * part["classical"] / scale if has_classical
+                          else np.zeros(len(part["board"]))).astype(np.float32)
     table, shapes = shape_index_table()
     print(f"{len(train['board'])} training and {len(test['board'])} held-out positions, size {size};"
           f" {shapes} shapes; score scale {scale:.0f}; devices {jax.devices()}", flush=True)
@@ -210,20 +235,28 @@ def main():
     params = init(jax.random.PRNGKey(args.seed), shapes, args.dim)
     if not args.cell_layer:
         del params["cell_w"], params["cell_b"]
+    if args.init:
+        from export import read
+        start = read(args.init)
+        if set(start) - {"score_scale", "size", "rule"} != set(params) or start["codebook"].shape != (shapes, args.dim):
+            sys.exit(f"train.py: {args.init} is not a network of this form (--dim, --cell-layer)")
+        params = {name: jnp.asarray(start[name]) for name in params}
     steps = args.epochs * (len(train["board"]) // args.batch)
     optimiser = optax.adam(optax.cosine_decay_schedule(args.lr, max(steps, 1), 0.05))
     state = optimiser.init(params)
 
-    def losses(params, board, side, target, best):
+    def losses(params, board, side, target, best, offset):
         value, policy = forward(params, board, side)
-        value_loss = optax.sigmoid_binary_cross_entropy(value, target).mean()
+        mixed = share * value + offset
+        trained = value if args.mix is None else mixed
+        value_loss = optax.sigmoid_binary_cross_entropy(trained, target).mean()
         policy_loss = optax.softmax_cross_entropy_with_integer_labels(policy, best).mean()
-        return value_loss, policy_loss, value, policy
+        return value_loss, policy_loss, value, mixed, policy
 
     @jax.jit
-    def step(params, state, board, side, target, best):
+    def step(params, state, board, side, target, best, offset):
         def objective(p):
-            value_loss, policy_loss, _, _ = losses(p, board, side, target, best)
+            value_loss, policy_loss, _, _, _ = losses(p, board, side, target, best, offset)
             return value_loss + args.policy_weight * policy_loss
 
         loss, grads = jax.value_and_grad(objective)(params)
@@ -231,22 +264,27 @@ def main():
         return optax.apply_updates(params, updates), state, loss
 
     @jax.jit
-    def measure(params, board, side, target, best, result):
-        value_loss, policy_loss, value, policy = losses(params, board, side, target, best)
+    def measure(params, board, side, target, best, offset, result):
+        _, policy_loss, value, mixed, policy = losses(params, board, side, target, best, offset)
         decided = result != 0.5
-        right = decided & ((value > 0) == (result > 0.5))
-        return (value_loss * len(board), policy_loss * len(board), right.sum(), decided.sum(),
-                (policy.argmax(1) == best).sum())
+        return (optax.sigmoid_binary_cross_entropy(value, target).sum(), policy_loss * len(board),
+                (decided & ((value > 0) == (result > 0.5))).sum(), decided.sum(), (policy.argmax(1) == best).sum(),
+                optax.sigmoid_binary_cross_entropy(mixed, target).sum(),
+                (decided & ((mixed > 0) == (result > 0.5))).sum())
 
     def evaluate(params):
-        totals = np.zeros(5)
+        totals = np.zeros(7)
         n = len(test["board"])
         for start in range(0, n, args.batch):
             part = {name: column[start:start + args.batch] for name, column in test.items()}
             totals += np.array([float(x) for x in measure(params, part["board"], part["side"], part["target"],
-                                                          part["best"].astype(np.int32), part["result"])])
-        return {"value_loss": totals[0] / n, "policy_loss": totals[1] / n,
-                "value_accuracy": totals[2] / max(totals[3], 1), "move_match": totals[4] / n}
+                                                          part["best"].astype(np.int32), part["offset"],
+                                                          part["result"])])
+        figures = {"value_loss": totals[0] / n, "policy_loss": totals[1] / n,
+                   "value_accuracy": totals[2] / max(totals[3], 1), "move_match": totals[4] / n}
+        if has_classical:
+            figures |= {"mix_value_loss": totals[5] / n, "mix_value_accuracy": totals[6] / max(totals[3], 1)}
+        return figures
 
     rng = np.random.default_rng(args.seed)
     out = Path(args.out)
@@ -261,7 +299,7 @@ def main():
             board, best = symmetric(train["board"][pick], train["best"][pick].astype(np.int64), int(rng.integers(8)))
             board, side = swap_colours(board, train["side"][pick], rng.random(len(pick)) < 0.5)
             params, state, loss = step(params, state, board, side, train["target"][pick],
-                                       best.astype(np.int32))
+                                       best.astype(np.int32), train["offset"][pick])
             seen += len(pick)
             running.append(loss)
         rate = seen / (time.time() - started)
@@ -283,7 +321,10 @@ def plot(history, path):
     for axis, (name, title) in zip(axes, [("value_loss", "held-out value loss"),
                                           ("value_accuracy", "held-out value accuracy"),
                                           ("move_match", "held-out move match")]):
-        axis.plot(epochs, [h[name] for h in history], marker="o")
+        axis.plot(epochs, [h[name] for h in history], marker="o", label="network")
+        if "mix_" + name in history[0]:
+            axis.plot(epochs, [h["mix_" + name] for h in history], marker="s", label="mixed with the classical")
+            axis.legend()
         axis.set_title(title)
         axis.set_xlabel("epoch")
         axis.grid(alpha=0.3)
