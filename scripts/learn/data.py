@@ -16,7 +16,6 @@ Usage:
       [--arbor target/release/arbor]
 """
 import argparse
-import subprocess
 import sys
 from pathlib import Path
 
@@ -134,13 +133,8 @@ def build(paths, holdout):
 
 def classical_scores(arbor, boards, rule):
     """The classical evaluation's static score of each board, from the side to move's view."""
-    size = boards.shape[1]
-    rows = "".join("".join(".XO"[c] for c in board.ravel()) + "\n" for board in boards)
-    answer = subprocess.run([arbor, "evaluate", "--network", "none", "--size", str(size), "--rule", rule],
-                            input=rows, capture_output=True, text=True, check=True).stdout.splitlines()
-    if len(answer) != len(boards) or any(line.startswith("error") for line in answer):
-        sys.exit(f"data.py: arbor evaluate answered {len(answer)} lines for {len(boards)} positions")
-    return np.array([int(line.split()[0]) for line in answer], np.int32)
+    from baseline import evaluate
+    return evaluate(arbor, boards, boards.shape[1], rule, "none")[0].astype(np.int32)
 
 
 def main():
