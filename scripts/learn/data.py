@@ -23,6 +23,8 @@ import numpy as np
 
 sys.dont_write_bytecode = True
 
+from baseline import evaluate  # noqa: E402
+
 HEADER_BYTES = 32
 RULES = ["freestyle", "standard", "renju", "caro"]
 
@@ -133,7 +135,6 @@ def build(paths, holdout):
 
 def classical_scores(arbor, boards, rule):
     """The classical evaluation's static score of each board, from the side to move's view."""
-    from baseline import evaluate
     return evaluate(arbor, boards, boards.shape[1], rule, "none")[0].astype(np.int32)
 
 
