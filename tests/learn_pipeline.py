@@ -9,7 +9,8 @@ side to move (`arbor evaluate` accepts each one, and the stone counts agree); th
 deduplicates and splits the positions is the same for a board's eight images, and no held-out
 position is trained on under any symmetry; the network is exactly
 symmetric (the value of a board and of its seven images agree, the policy moves with them), which
-holds only if every line shape and its mirror image share one codebook entry; and two epochs of
+holds only if every line shape and its mirror image share one codebook entry, in every form (with
+the per-cell layer, without, and with the value read as a mean per cell content); and two epochs of
 training lower the held-out policy loss and write the history, its plot and the weights; the
 classical scores data.py adds are the same for a board's eight images (train.py --mix sees
 each batch under one of them), two epochs of --mix training lower the mix's held-out value loss,
@@ -18,7 +19,8 @@ the fitted scale) against the blended target, recomputed here from the saved wei
 exported file holds every array and reads back (export.read, where train.py --init starts) to
 the same file, the integer network's value stays close to the float one's, and
 the engine's reading of the file (`arbor evaluate --network`) computes exactly the integer
-reference's values and best cells.
+reference's values and best cells, for the network with its per-cell layer, without it, and the
+--mix run's, whose value reads a mean per cell content (--pool content).
 
 Run with the trainer's environment:  target/learn-venv/bin/python tests/learn_pipeline.py ARBOR
 """
@@ -42,14 +44,15 @@ import train  # noqa: E402
 
 
 def symmetric_model_checks(boards, sides):
-    """Whether both forms of the network (with and without the per-cell layer) give the same
-    value for a board and its seven images, and a policy that moves with them."""
+    """Whether every form of the network (with and without the per-cell layer, the value read
+    as one mean or a mean per cell content) gives the same value for a board and its seven
+    images, and a policy that moves with them."""
     import jax
     import jax.numpy as jnp
     table, shapes = train.shape_index_table()
     same_value, same_policy = True, True
-    for cell_layer in (True, False):
-        forward, init = train.make_model(jax, jnp, table, cell_layer)
+    for cell_layer, pool in ((True, "board"), (False, "board"), (False, "content")):
+        forward, init = train.make_model(jax, jnp, table, cell_layer, pool)
         params = init(jax.random.PRNGKey(3), shapes, 8)
         params["codebook"] = params["codebook"] * 5            # large enough for every clip to matter
         value, policy = forward(params, boards, sides)
@@ -72,7 +75,7 @@ def mix_loss(path, columns):
     scale = float(model["score_scale"])
     held = columns["heldout"]
     table, _ = train.shape_index_table()
-    forward, _ = train.make_model(jax, jnp, table, cell_layer="cell_w" in model)
+    forward, _ = train.make_model(jax, jnp, table, cell_layer="cell_w" in model, pool=train.pool_of(model))
     params = {name: jnp.asarray(value) for name, value in model.items()
               if name not in ("score_scale", "size", "rule")}
     value, _ = forward(params, columns["board"][held], columns["side"][held])
@@ -116,7 +119,8 @@ def main():
                        check=True, timeout=600, capture_output=True)
         history = json.loads((folder / "run/history.json").read_text())
         subprocess.run([sys.executable, str(ROOT / "scripts/learn/train.py"), str(folder / "set.npz"), "--out",
-                        str(folder / "mix"), "--epochs", "2", "--batch", "64", "--lr", "0.01", "--mix", "50"],
+                        str(folder / "mix"), "--epochs", "2", "--batch", "64", "--lr", "0.01", "--mix", "50",
+                        "--pool", "content"],
                        check=True, timeout=600, capture_output=True)
         mixed = json.loads((folder / "mix/history.json").read_text())
         recomputed = mix_loss(folder / "mix/model.npz", columns)
@@ -130,14 +134,20 @@ def main():
         back = export.read(folder / "model.arbn")
         export.write(folder / "again.arbn", *export.quantise(back), back)
         read_back = (folder / "again.arbn").read_bytes() == exported
+        pooled = dict(np.load(folder / "mix/model.npz"))
+        export.write(folder / "pooled.arbn", *export.quantise(pooled), pooled)
+        pooled_back = export.read(folder / "pooled.arbn")
+        export.write(folder / "again.arbn", *export.quantise(pooled_back), pooled_back)
+        read_back &= (folder / "again.arbn").read_bytes() == (folder / "pooled.arbn").read_bytes()
         # The codebook, bias0, the cell layer, then both sides' heads.
         expected_bytes = (32 + 2 * q["codebook"].size + 2 * DIM + 2 * DIM * DIM + 4 * DIM
                           + 2 * (2 * DIM * 32 + 4 * 32 + 2 * 32 + 4 + 2 * DIM))
         rounding = export.compare(model, boards[:256], sides[:256], columns["best"][:256])
-        # Both forms of the network, the trained one and the same without its per-cell layer.
+        # Every form of the network: the trained one, the same without its per-cell layer, and
+        # the --mix run's, pooled by cell content.
         table, _ = train.shape_index_table()
         same_values, same_cells = True, True
-        for form in (model, {name: value for name, value in model.items() if not name.startswith("cell_")}):
+        for form in (model, {name: value for name, value in model.items() if not name.startswith("cell_")}, pooled):
             q, cell_layer = export.quantise(form)
             export.write(folder / "form.arbn", q, cell_layer, form)
             integer_value, integer_policy = export.integer_forward(q, cell_layer, boards, sides, table)
@@ -176,9 +186,9 @@ def main():
         "the history's plot and the weights are written": written,
         "the exported file has its header and every array": exported[:4] == b"ARBN"
                                                               and len(exported) == expected_bytes,
-        "read back (train.py --init) and written again, the same file": read_back,
+        "read back (train.py --init) and written again, the same file, both poolings": read_back,
         "the integer network follows the float one": rounding["mean_gap"] < 0.05 and rounding["same_sign"] > 0.95,
-        "the engine's network gives the integer reference's values exactly, both forms": same_values,
+        "the engine's network gives the integer reference's values exactly, every form": same_values,
         "and ranks the same cell first": same_cells,
     }
     report("learn", checks, f"({len(boards)} positions)")

@@ -22,7 +22,8 @@ ACTIVATION_ONE = 1023       # an activation of 1.0
 WEIGHT_ONE = 1024           # a weight of 1.0 (a power of two: the engine shifts)
 WEIGHT_SHIFT = 10
 POOL_SHIFT = 5              # extra bits of the cells' mean: at most 1023 << 5, so it fits 16 bits
-VERSION = 2
+VERSION = 3
+READS = (2, 3)              # version 2 is version 3 with one mean over the board (byte 20 zero)
 RULES = ["freestyle", "standard", "renju", "caro"]
 
 
@@ -45,8 +46,11 @@ def quantise(model):
         "v2_b": rounded(model["v2_b"][:, 0], ACTIVATION_ONE * WEIGHT_ONE, np.int32),
         "p_w": rounded(model["p_w"][..., 0], WEIGHT_ONE, np.int16),
     }
-    # The engine sums the value head's first layer in 32 bits (MODEL.md).
-    largest = (np.abs(q["v1_w"].astype(np.int64)).sum(1) * (ACTIVATION_ONE << POOL_SHIFT)
+    # The engine sums the value head's first layer in 32 bits (MODEL.md). A cell is in one pool
+    # only, so a feature's pools add up to at most one activation: its largest weight bounds it.
+    pools = q["v1_w"].shape[1] // dim
+    per_feature = np.abs(q["v1_w"].astype(np.int64)).reshape(2, pools, dim, -1).max(1)
+    largest = (per_feature.sum(1) * (ACTIVATION_ONE << POOL_SHIFT)
                + (np.abs(q["v1_b"].astype(np.int64)) << POOL_SHIFT)).max()
     if largest > np.iinfo(np.int32).max:
         raise SystemExit(f"the value head's first layer could reach {largest}, past 32 bits: the engine would refuse it")
@@ -56,9 +60,9 @@ def quantise(model):
 def write(path, q, cell_layer, model):
     shapes, dim = q["codebook"].shape
     rule = RULES.index(str(model["rule"]))
-    header = struct.pack("<4sBBBBHHfI", b"ARBN", VERSION, int(cell_layer), rule, int(model["size"]), dim,
-                         q["v1_w"].shape[2],
-                         float(model["score_scale"]), shapes)
+    pool = list(train.POOLS).index(train.pool_of(q))
+    header = struct.pack("<4sBBBBHHfIB", b"ARBN", VERSION, int(cell_layer), rule, int(model["size"]), dim,
+                         q["v1_w"].shape[2], float(model["score_scale"]), shapes, pool)
     header += bytes(32 - len(header))
     body = b"".join(np.ascontiguousarray(q[name]).astype(q[name].dtype.newbyteorder("<")).tobytes()
                     for name in ("codebook", "bias0", "cell_w", "cell_b", "v1_w", "v1_b", "v2_w", "v2_b", "p_w"))
@@ -69,12 +73,13 @@ def read(path):
     """An exported file's weights as floats, in train.py's form (the integers over their
     scales), with its score scale, rule and size: a start for further training (train.py --init)."""
     data = Path(path).read_bytes()
-    magic, version, cell_layer, rule, size, dim, hidden, scale, shapes = struct.unpack("<4sBBBBHHfI", data[:20])
-    if magic != b"ARBN" or version != VERSION:
-        raise SystemExit(f"{path} is not a network file of version {VERSION}")
+    magic, version, cell_layer, rule, size, dim, hidden, scale, shapes, pool = struct.unpack("<4sBBBBHHfIB", data[:21])
+    if magic != b"ARBN" or version not in READS or pool >= len(train.POOLS):
+        raise SystemExit(f"{path} is not a network file of version {' or '.join(map(str, READS))}")
+    pools = list(train.POOLS.values())[pool]
     layout = [("codebook", "<i2", (shapes, dim), ACTIVATION_ONE), ("bias0", "<i2", (dim,), ACTIVATION_ONE),
               ("cell_w", "<i2", (dim, dim), WEIGHT_ONE), ("cell_b", "<i4", (dim,), ACTIVATION_ONE * WEIGHT_ONE),
-              ("v1_w", "<i2", (2, dim, hidden), WEIGHT_ONE), ("v1_b", "<i4", (2, hidden), ACTIVATION_ONE * WEIGHT_ONE),
+              ("v1_w", "<i2", (2, pools * dim, hidden), WEIGHT_ONE), ("v1_b", "<i4", (2, hidden), ACTIVATION_ONE * WEIGHT_ONE),
               ("v2_w", "<i2", (2, hidden, 1), WEIGHT_ONE), ("v2_b", "<i4", (2, 1), ACTIVATION_ONE * WEIGHT_ONE),
               ("p_w", "<i2", (2, dim, 1), WEIGHT_ONE)]
     model, offset = {}, 32
@@ -99,7 +104,12 @@ def integer_forward(q, cell_layer, board, side, table):
         cell = np.clip((cell @ q["cell_w"].astype(np.int64) + q["cell_b"]) >> WEIGHT_SHIFT, 0, ACTIVATION_ONE)
     cells = board.shape[1] * board.shape[2]
     side = np.asarray(side).astype(np.int64)
-    pooled = (cell.reshape(len(board), cells, -1).sum(1).astype(np.int64) << POOL_SHIFT) // cells
+    if train.pool_of(q) == "content":
+        contents = np.stack([board == 0, board == 1, board == 2], -1).reshape(len(board), cells, 3)
+        totals = np.einsum("bnd,bnc->bcd", cell.reshape(len(board), cells, -1).astype(np.int64), contents)
+        pooled = (totals.reshape(len(board), -1) << POOL_SHIFT) // cells
+    else:
+        pooled = (cell.reshape(len(board), cells, -1).sum(1).astype(np.int64) << POOL_SHIFT) // cells
     hidden = (np.einsum("bd,bdh->bh", pooled, q["v1_w"][side].astype(np.int64))
               + (q["v1_b"][side].astype(np.int64) << POOL_SHIFT))
     hidden = np.clip(hidden >> (WEIGHT_SHIFT + POOL_SHIFT), 0, ACTIVATION_ONE)
@@ -136,7 +146,7 @@ def compare(model, board, side, best, batch=1024):
     import jax.numpy as jnp
     q, cell_layer = quantise(model)
     table, _ = train.shape_index_table()
-    forward, _ = train.make_model(jax, jnp, table, cell_layer)
+    forward, _ = train.make_model(jax, jnp, table, cell_layer, train.pool_of(model))
     params = {name: jnp.asarray(value) for name, value in model.items() if name not in ("score_scale", "size", "rule")}
     gaps, counts = [], np.zeros(4)
     for start in range(0, len(board), batch):

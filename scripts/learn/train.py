@@ -13,7 +13,10 @@ them. The model sums the four codebook vectors of each cell (D numbers), clips t
 [0, 1], optionally applies one per-cell layer (D to D, clipped the same way), and reads the
 value from the cells' mean (D to 32 to 1, a logit of the side to move's winning chance) and the
 policy from each empty cell (D to 1 with no bias, which a softmax over the empty cells would
-ignore), with the heads of the side to move. The engine can keep the per-cell sums
+ignore), with the heads of the side to move. With --pool content the value reads three means
+instead of one, each a sum over the cells of one content (empty, black, white) divided by all
+the board's cells (3 D to 32 to 1): the empty cells' features say where threats can be made,
+the stones' what shapes stand, and one mean mixes the two. The engine can keep the per-cell sums
 incrementally: a stone changes the shapes of only the cells in its four lines.
 
 The targets. Value: the game's result blended with the search's score (`--lam` of the result),
@@ -37,7 +40,7 @@ OUT/history.json and a plot to OUT/history.png, the weights (float) to OUT/model
 
 Usage:
   target/learn-venv/bin/python scripts/learn/train.py target/learn/set.npz --out target/learn/run1 \\
-      [--epochs 10] [--dim 32] [--batch 512] [--cell-layer] [--mix 50] [--seed 1]
+      [--epochs 10] [--dim 32] [--batch 512] [--cell-layer] [--pool content] [--mix 50] [--seed 1]
 """
 import argparse
 import json
@@ -140,11 +143,21 @@ def swap_colours(board, side, which):
     return np.where(which[:, None, None], swapped, board), np.where(which, 1 - side, side).astype(side.dtype)
 
 
-def make_model(jax, jnp, table, cell_layer=False):
+POOLS = {"board": 1, "content": 3}
+
+
+def pool_of(params):
+    """The value head's pooling of a model's weights: its first layer reads D numbers a pool."""
+    pools = params["v1_w"].shape[1] // params["codebook"].shape[1]
+    return next(name for name, count in POOLS.items() if count == pools)
+
+
+def make_model(jax, jnp, table, cell_layer=False, pool="board"):
     """The network's functions over a batch: boards (B, S, S) 0/1/2 for empty/black/white and
     the side to move (0 black, 1 white). Without `cell_layer` the clipped sums feed the heads
-    directly, which an engine can keep up to date with additions alone. The heads' weights
-    have a leading axis of 2, by side to move."""
+    directly, which an engine can keep up to date with additions alone. With `pool` "content"
+    the value head reads a mean per cell content. The heads' weights have a leading axis of 2,
+    by side to move."""
     table = jnp.asarray(table)
 
     def forward(params, board, side):
@@ -153,7 +166,11 @@ def make_model(jax, jnp, table, cell_layer=False):
         cell = jnp.clip(summed + params["bias0"], 0, 1)
         if cell_layer:
             cell = jnp.clip(cell @ params["cell_w"] + params["cell_b"], 0, 1)
-        pooled = cell.mean((1, 2))
+        if pool == "content":
+            contents = jnp.stack([board == 0, board == 1, board == 2], -1).astype(cell.dtype)   # (B, S, S, 3)
+            pooled = jnp.einsum("byxd,byxc->bcd", cell, contents).reshape(len(board), -1) / (board.shape[1] * board.shape[2])
+        else:
+            pooled = cell.mean((1, 2))
         side = jnp.asarray(side).astype(jnp.int32)
         hidden = jnp.clip(jnp.einsum("bd,bdh->bh", pooled, params["v1_w"][side]) + params["v1_b"][side], 0, 1)
         value = jnp.einsum("bh,bh->b", hidden, params["v2_w"][side][..., 0]) + params["v2_b"][side][:, 0]
@@ -168,7 +185,7 @@ def make_model(jax, jnp, table, cell_layer=False):
             "bias0": jnp.full((dim,), 0.1),
             "cell_w": jax.random.normal(k[1], (dim, dim)) / np.sqrt(dim),
             "cell_b": jnp.zeros(dim),
-            "v1_w": jax.random.normal(k[2], (2, dim, 32)) / np.sqrt(dim),
+            "v1_w": jax.random.normal(k[2], (2, POOLS[pool] * dim, 32)) / np.sqrt(dim),
             "v1_b": jnp.zeros((2, 32)),
             "v2_w": jax.random.normal(k[3], (2, 32, 1)) / np.sqrt(32),
             "v2_b": jnp.zeros((2, 1)),
@@ -190,6 +207,8 @@ def main():
     ap.add_argument("--policy-weight", type=float, default=1.0)
     ap.add_argument("--cell-layer", action="store_true",
                     help="add the per-cell layer (about 0.3 points of value accuracy for a much slower engine)")
+    ap.add_argument("--pool", choices=list(POOLS), default="board",
+                    help="what the value head reads: one mean over the board, or a mean per cell content")
     ap.add_argument("--mix", type=int, metavar="SHARE",
                     help="train the value mixed with the classical evaluation, the network at SHARE per cent")
     ap.add_argument("--init", help="an exported network file (.arbn) to start from")
@@ -231,15 +250,20 @@ def main():
     print(f"{len(train['board'])} training and {len(test['board'])} held-out positions, size {size};"
           f" {shapes} shapes; score scale {scale:.0f}; devices {jax.devices()}", flush=True)
 
-    forward, init = make_model(jax, jnp, table, cell_layer=args.cell_layer)
+    forward, init = make_model(jax, jnp, table, cell_layer=args.cell_layer, pool=args.pool)
     params = init(jax.random.PRNGKey(args.seed), shapes, args.dim)
     if not args.cell_layer:
         del params["cell_w"], params["cell_b"]
     if args.init:
         from export import read
         start = read(args.init)
-        if set(start) - {"score_scale", "size", "rule"} != set(params) or start["codebook"].shape != (shapes, args.dim):
-            sys.exit(f"train.py: {args.init} is not a network of this form (--dim, --cell-layer)")
+        if args.pool == "content" and start["v1_w"].shape[1] == args.dim:
+            # A board-mean network read as a mean per content: the same value, since the three
+            # means add up to the board's.
+            start["v1_w"] = np.tile(start["v1_w"], (1, POOLS["content"], 1))
+        if (set(start) - {"score_scale", "size", "rule"} != set(params) or start["codebook"].shape != (shapes, args.dim)
+                or start["v1_w"].shape != params["v1_w"].shape):
+            sys.exit(f"train.py: {args.init} is not a network of this form (--dim, --cell-layer, --pool)")
         params = {name: jnp.asarray(start[name]) for name in params}
     steps = args.epochs * (len(train["board"]) // args.batch)
     optimiser = optax.adam(optax.cosine_decay_schedule(args.lr, max(steps, 1), 0.05))

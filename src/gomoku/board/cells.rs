@@ -6,7 +6,7 @@
 use super::Board;
 use super::frames::Rescored;
 use crate::gomoku::eval::{CellEntry, PackedShapes, with_shape};
-use crate::gomoku::network::Relined;
+use crate::gomoku::network::{Recoded, Relined};
 use crate::gomoku::pattern::{WALL, pair_shape, slot_shift};
 use crate::gomoku::types::{CELLS, DIRECTIONS, MAX_SIZE, Move, PAD, REACH, STRIDE};
 
@@ -106,7 +106,8 @@ impl Board {
     pub(super) fn set_cell(&mut self, i: usize, code: u8, rescore: bool) {
         // Codes are 2-bit fields and, in every key that is read, the slot held the old code:
         // XOR writes the new one.
-        let flip = u32::from(self.cells[i].code ^ code);
+        let was = self.cells[i].code;
+        let flip = u32::from(was ^ code);
         self.cells[i].code = code;
         for (d, &step) in DIRECTIONS.iter().enumerate() {
             for offset in LINE_OFFSETS {
@@ -136,7 +137,7 @@ impl Board {
                     count += usize::from(cell.code != WALL_CELL);
                 }
             }
-            learned.update(i, code, &self.cells[i].keys, &relined[..count]);
+            learned.update(Recoded { cell: i, was, code, keys: &self.cells[i].keys }, &relined[..count]);
         }
         let outermost = self.table.reads_outermost();
         // The old scores gather here and join the frame at once: pushing each onto the frame's

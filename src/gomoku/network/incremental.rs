@@ -1,13 +1,14 @@
 //! The network kept up to date inside the board. For every cell on the board: the sum of its
-//! four lines' codebook rows (and, with the cell layer, its activations), and over all cells the
-//! activations' total, which the value head of the side to move reads. A stone changes the
+//! four lines' codebook rows (and, with the cell layer, its activations), and the activations'
+//! totals over the cells of each content (empty, black, white), which the value head of the
+//! side to move reads, added up where it reads one mean over the board. A stone changes the
 //! centre of its own cell and one line of each of the 32 cells within four steps of it along
 //! its lines, so a move re-sums and re-activates 33 cells. Taking it back copies those cells'
 //! saved sums back (with the cell layer, activating them again) and the total (a frame per
 //! move, as the board keeps for its own scores), which reads no codebook row; without a frame
 //! it re-sums them in reverse, which the exact arithmetic also makes exact.
 
-use super::{ACTIVATION_ONE, DIM, Network, Row, WALL};
+use super::{ACTIVATION_ONE, CONTENTS, DIM, Network, Row, WALL};
 use crate::gomoku::types::{CELLS, Color};
 use crate::params::{self, Id};
 use crate::score::Score;
@@ -27,7 +28,17 @@ struct Saved {
 struct Frame {
     /// Where the move's cells start in [`Accumulator::saved`].
     first: usize,
-    pooled: [i32; DIM],
+    pooled: [[i32; DIM]; CONTENTS],
+}
+
+/// The cell whose code a stone changed: cell `cell`'s code `was` became `code`, its line keys
+/// `keys` unchanged.
+#[derive(Clone, Copy)]
+pub(crate) struct Recoded<'a> {
+    pub(crate) cell: usize,
+    pub(crate) was: u8,
+    pub(crate) code: u8,
+    pub(crate) keys: &'a [u32; 4],
 }
 
 /// A line through a changed cell that a stone changed: cell `cell` (code `centre`, not a
@@ -70,8 +81,8 @@ pub(crate) struct Accumulator {
     /// By cell and direction: the shape whose row the cell's sum holds, so that a change looks
     /// up only the new one.
     shapes: Box<[[u16; 4]]>,
-    /// The sum of every cell's activations.
-    pooled: [i32; DIM],
+    /// The sum of the activations of the cells of each content: empty, black, white.
+    pooled: [[i32; DIM]; CONTENTS],
     /// Whether this processor runs the AVX2 build of the update, chosen once.
     avx2: bool,
     /// One frame per move made since the board last dropped its frames.
@@ -109,7 +120,7 @@ impl Accumulator {
             sums: vec![Row::ZERO; CELLS].into_boxed_slice(),
             acts: vec![Row::ZERO; if network.cell_layer { CELLS } else { 0 }].into_boxed_slice(),
             shapes: vec![[0; 4]; CELLS].into_boxed_slice(),
-            pooled: [0; DIM],
+            pooled: [[0; DIM]; CONTENTS],
             avx2: avx2(),
             frames: Vec::new(),
             saved: Vec::new(),
@@ -127,7 +138,7 @@ impl Accumulator {
             shift(&mut sums, &self.network.codebook[usize::from(shape)], &Row::ZERO);
         }
         let acts = self.network.activation(&sums);
-        for (p, &h) in self.pooled.iter_mut().zip(&acts.0) {
+        for (p, &h) in self.pooled[usize::from(centre)].iter_mut().zip(&acts.0) {
             *p += i32::from(h);
         }
         self.sums[i] = sums;
@@ -201,13 +212,12 @@ impl Accumulator {
         self.saved.clear();
     }
 
-    /// Cell `i`'s code became `centre` (with its line keys `keys` unchanged), and with it the
-    /// lines `relined` of the cells around it; inside a move's frame, their numbers before are
-    /// saved first. One call a stone, so that the choice of code for this processor is made
-    /// once for the 33 cells.
+    /// A cell changed its code (`recoded`), and with it the lines `relined` of the cells around
+    /// it; inside a move's frame, their numbers before are saved first. One call a stone, so
+    /// that the choice of code for this processor is made once for the 33 cells.
     #[inline]
-    pub(crate) fn update(&mut self, i: usize, centre: u8, keys: &[u32; 4], relined: &[Relined]) {
-        in_its_build!(self, update_avx2, update_with(i, centre, keys, relined))
+    pub(crate) fn update(&mut self, recoded: Recoded, relined: &[Relined]) {
+        in_its_build!(self, update_avx2, update_with(recoded, relined))
     }
 
     /// [`Accumulator::update`] compiled for AVX2: the same code, which the compiler vectorises
@@ -215,40 +225,44 @@ impl Accumulator {
     /// which have a kernel of their own ([`Accumulator::reline_all_avx2`]).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn update_avx2<const LAYER: bool>(&mut self, i: usize, centre: u8, keys: &[u32; 4], relined: &[Relined]) {
-        self.update_with::<true, LAYER>(i, centre, keys, relined);
+    unsafe fn update_avx2<const LAYER: bool>(&mut self, recoded: Recoded, relined: &[Relined]) {
+        self.update_with::<true, LAYER>(recoded, relined);
     }
 
     /// The update, with AVX2's kernels where `AVX2`, which only [`Accumulator::update_avx2`]
     /// sets, for a network with its cell layer where `LAYER`.
     #[inline(always)]
-    fn update_with<const AVX2: bool, const LAYER: bool>(
-        &mut self,
-        i: usize,
-        centre: u8,
-        keys: &[u32; 4],
-        relined: &[Relined],
-    ) {
+    fn update_with<const AVX2: bool, const LAYER: bool>(&mut self, recoded: Recoded, relined: &[Relined]) {
+        let Recoded { cell: i, was, code: centre, keys } = recoded;
         self.scores = [None; 2];
         let framed = !self.frames.is_empty();
         if framed {
             self.saved.push(Saved { sums: self.sums[i].0, index: i as u16, shapes: self.shapes[i] });
         }
-        let mut total = [0; DIM];
+        let mut total = [[0; DIM]; CONTENTS];
+        // The cell leaves the pool of what it held (none, if it was walled).
+        let before = self.activations::<LAYER>(i);
+        if let Some(pool) = total.get_mut(usize::from(was)) {
+            for (t, &h) in pool.iter_mut().zip(&before.0) {
+                *t -= i32::from(h);
+            }
+        }
         if centre == WALL as u8 {
-            self.remove::<LAYER>(i, &mut total);
+            self.remove::<LAYER>(i);
         } else {
-            let before = self.activations::<LAYER>(i);
             for (d, &key) in keys.iter().enumerate() {
                 self.reshape(i, d, centre, key);
             }
-            let mut change = Change::ZERO;
-            self.activate::<AVX2, LAYER>(i, &before, &mut change);
-            change.add_to(&mut total);
+            let acts = self.activate::<AVX2, LAYER>(i);
+            for (t, &h) in total[usize::from(centre) % CONTENTS].iter_mut().zip(&acts.0) {
+                *t += i32::from(h);
+            }
         }
         self.reline_all::<AVX2, LAYER>(relined, framed, &mut total);
-        for (p, t) in self.pooled.iter_mut().zip(total) {
-            *p += t;
+        for (pool, change) in self.pooled.iter_mut().zip(&total) {
+            for (p, t) in pool.iter_mut().zip(change) {
+                *p += t;
+            }
         }
     }
 
@@ -264,14 +278,14 @@ impl Accumulator {
     }
 
     /// Each cell of `relined` takes its line's new shape ([`Accumulator::reline`]); the change
-    /// of their activations goes into `total`. Where `framed`, the cells as they were are saved
-    /// first.
+    /// of their activations goes into `total`, by the cells' content. Where `framed`, the cells
+    /// as they were are saved first.
     #[inline(always)]
     fn reline_all<const AVX2: bool, const LAYER: bool>(
         &mut self,
         relined: &[Relined],
         framed: bool,
-        total: &mut [i32; DIM],
+        total: &mut [[i32; DIM]; CONTENTS],
     ) {
         #[cfg(target_arch = "x86_64")]
         if AVX2 && !LAYER {
@@ -287,11 +301,13 @@ impl Accumulator {
             }));
         }
         for lines in relined.chunks(Change::CELLS) {
-            let mut change = Change::ZERO;
+            let mut changes = [Change::ZERO, Change::ZERO, Change::ZERO];
             for line in lines {
-                self.reline::<AVX2, LAYER>(line, &mut change);
+                self.reline::<AVX2, LAYER>(line, &mut changes[usize::from(line.centre) % CONTENTS]);
             }
-            change.add_to(total);
+            for (change, pool) in changes.iter().zip(total.iter_mut()) {
+                change.add_to(pool);
+            }
         }
     }
 
@@ -303,7 +319,7 @@ impl Accumulator {
     /// The processor must have AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn reline_all_avx2(&mut self, relined: &[Relined], framed: bool, total: &mut [i32; DIM]) {
+    unsafe fn reline_all_avx2(&mut self, relined: &[Relined], framed: bool, total: &mut [[i32; DIM]; CONTENTS]) {
         use std::arch::x86_64::*;
         debug_assert!(!self.network.cell_layer);
         let network = self.network;
@@ -314,7 +330,8 @@ impl Accumulator {
         let first_saved = self.saved.len();
         let mut saving: *mut Saved = self.saved.spare_capacity_mut().as_mut_ptr().cast();
         for lines in relined.chunks(Change::CELLS) {
-            let (mut low, mut high) = (zero, zero);
+            // By content, the low and high halves of the activations' change.
+            let mut changes = [[zero; 2]; CONTENTS];
             for line in lines {
                 let cell = usize::from(line.cell);
                 let new = network.shape(network_key(line.centre, line.key));
@@ -345,19 +362,22 @@ impl Accumulator {
                         _mm256_load_si256(minus.add(1)),
                     );
                     let clip = |half| _mm256_min_epi16(_mm256_max_epi16(half, zero), one);
-                    low = _mm256_add_epi16(low, _mm256_sub_epi16(clip(sum_low), clip(was_low)));
-                    high = _mm256_add_epi16(high, _mm256_sub_epi16(clip(sum_high), clip(was_high)));
+                    let [low, high] = &mut changes[usize::from(line.centre) % CONTENTS];
+                    *low = _mm256_add_epi16(*low, _mm256_sub_epi16(clip(sum_low), clip(was_low)));
+                    *high = _mm256_add_epi16(*high, _mm256_sub_epi16(clip(sum_high), clip(was_high)));
                     _mm256_store_si256(sums, sum_low);
                     _mm256_store_si256(sums.add(1), sum_high);
                 }
             }
-            let mut change = Change::ZERO;
-            // SAFETY: the change is 64 bytes: two unaligned halves.
-            unsafe {
-                _mm256_storeu_si256(change.0.as_mut_ptr().cast(), low);
-                _mm256_storeu_si256(change.0.as_mut_ptr().add(16).cast(), high);
+            for ([low, high], pool) in changes.iter().zip(total.iter_mut()) {
+                let mut change = Change::ZERO;
+                // SAFETY: the change is 64 bytes: two unaligned halves.
+                unsafe {
+                    _mm256_storeu_si256(change.0.as_mut_ptr().cast(), *low);
+                    _mm256_storeu_si256(change.0.as_mut_ptr().add(16).cast(), *high);
+                }
+                change.add_to(pool);
             }
-            change.add_to(total);
         }
         if framed {
             // SAFETY: the loop wrote a `Saved` into each of the next `relined.len()` slots.
@@ -394,12 +414,9 @@ impl Accumulator {
         self.sums[cell] = sums;
     }
 
-    /// Takes a cell that has been walled out of the total (its change goes into `total`), for
-    /// a network with its cell layer where `LAYER`.
-    fn remove<const LAYER: bool>(&mut self, i: usize, total: &mut [i32; DIM]) {
-        for (t, &h) in total.iter_mut().zip(&self.activations::<LAYER>(i).0) {
-            *t -= i32::from(h);
-        }
+    /// Clears a cell that has been walled, which its update has taken out of its pool, for a
+    /// network with its cell layer where `LAYER`.
+    fn remove<const LAYER: bool>(&mut self, i: usize) {
         self.sums[i] = Row::ZERO;
         if LAYER {
             self.acts[i] = Row::ZERO;
@@ -413,18 +430,16 @@ impl Accumulator {
         if LAYER { self.acts[i] } else { self.network.activate::<false, false>(&self.sums[i]) }
     }
 
-    /// Re-activates cell `i` from its sums (kept where the network has its cell layer) and adds
-    /// the change from `before`, its activations before, to `change`.
+    /// Re-activates cell `i` from its sums (kept where the network has its cell layer) and
+    /// returns its activations.
     #[inline(always)]
-    fn activate<const AVX2: bool, const LAYER: bool>(&mut self, i: usize, before: &Row, change: &mut Change) {
+    fn activate<const AVX2: bool, const LAYER: bool>(&mut self, i: usize) -> Row {
         // `AVX2` is set only inside code built for AVX2, called where the processor has it.
         let acts = self.network.activate::<AVX2, LAYER>(&self.sums[i]);
         if LAYER {
             self.acts[i] = acts;
         }
-        for (j, c) in change.0.iter_mut().enumerate() {
-            *c += acts.0[j] - before.0[j];
-        }
+        acts
     }
 
     /// The value logit for `side` to move, at the scale of MODEL.md.

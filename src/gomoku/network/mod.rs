@@ -9,7 +9,7 @@ mod incremental;
 
 use std::sync::OnceLock;
 
-pub(crate) use incremental::{Accumulator, Relined};
+pub(crate) use incremental::{Accumulator, Recoded, Relined};
 
 use super::{Board, Color, Move, Rule};
 use crate::score::{MAX_EVAL, Score};
@@ -19,7 +19,12 @@ use crate::score::{MAX_EVAL, Score};
 pub const DIM: usize = 32;
 
 const MAGIC: &[u8; 4] = b"ARBN";
-const VERSION: u8 = 2;
+/// Version 3 names the value head's pooling in byte 20; version 2 has a zero there, one mean
+/// over the board.
+const VERSIONS: [u8; 2] = [2, 3];
+/// What a cell holds, the value head's pools when it reads a mean per content: empty, black,
+/// white (the network's cell codes).
+const CONTENTS: usize = 3;
 const HEADER_BYTES: usize = 32;
 /// Activation 1.0 as an integer.
 const ACTIVATION_ONE: i16 = 1023;
@@ -44,6 +49,9 @@ impl Row {
 
 pub struct Network {
     cell_layer: bool,
+    /// Whether the value head reads a mean per cell content ([`CONTENTS`]) rather than one
+    /// over the board.
+    by_content: bool,
     /// Engine score units per value logit.
     score_scale: f32,
     /// Shape number of every 18-bit key whose centre is on the board ([`shape_numbers`]).
@@ -68,8 +76,9 @@ struct Layer {
 
 /// The value and policy heads of one side to move.
 struct Head {
-    /// Its first layer's bias is stored times `1 << POOL_SHIFT`, the scale of its inputs.
-    v1: Layer,
+    /// Its first layer, by the pool it reads (one, or one a cell content), the bias in the
+    /// first's, stored times `1 << POOL_SHIFT`, the scale of its inputs; the others' are zero.
+    v1: Vec<Layer>,
     v2_w: Row,
     v2_b: i32,
     p_w: Row,
@@ -101,15 +110,16 @@ impl Reader<'_> {
         (0..count).map(|_| self.take().map(i32::from_le_bytes)).collect()
     }
 
-    /// `count` layers: their weights, then their biases, which are multiplied by
-    /// `1 << bias_shift`.
-    fn layers(&mut self, count: usize, bias_shift: u32) -> Result<Vec<Layer>, String> {
-        let weights: Vec<_> = (0..count).map(|_| self.rows(DIM).map(|rows| paired(&rows))).collect::<Result<_, _>>()?;
-        let mut layers = Vec::new();
-        for w in weights {
+    /// `count` layers of `pools` times `DIM` inputs, each as `pools` layers of `DIM`: their
+    /// weights, then their biases, which are multiplied by `1 << bias_shift` and go to the
+    /// first of each.
+    fn layers(&mut self, count: usize, pools: usize, bias_shift: u32) -> Result<Vec<Vec<Layer>>, String> {
+        let mut layers = (0..count)
+            .map(|_| (0..pools).map(|_| self.rows(DIM).map(|rows| Layer { w: paired(&rows), b: [0; DIM] })).collect())
+            .collect::<Result<Vec<Vec<_>>, _>>()?;
+        for layer in &mut layers {
             let b = self.i32s(DIM)?.iter().map(|&b| b.checked_mul(1 << bias_shift)).collect::<Option<Vec<_>>>();
-            let b = b.ok_or("a bias too large for 32 bits")?.try_into().expect("DIM numbers");
-            layers.push(Layer { w, b });
+            layer[0].b = b.ok_or("a bias too large for 32 bits")?.try_into().expect("DIM numbers");
         }
         Ok(layers)
     }
@@ -169,10 +179,11 @@ fn shape_numbers() -> (Box<[u16; KEY_SPACE]>, usize) {
 impl Network {
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         let header = bytes.get(..HEADER_BYTES).ok_or("the network file is cut short")?;
-        if &header[..4] != MAGIC || header[4] != VERSION {
-            return Err(format!("not a network file of version {VERSION} (scripts/learn/MODEL.md)"));
+        if &header[..4] != MAGIC || !VERSIONS.contains(&header[4]) || header[20] > 1 {
+            return Err("not a network file of version 2 or 3 (scripts/learn/MODEL.md)".to_string());
         }
         let cell_layer = header[5] == 1;
+        let by_content = header[20] == 1;
         let dim = usize::from(u16::from_le_bytes([header[8], header[9]]));
         let hidden = usize::from(u16::from_le_bytes([header[10], header[11]]));
         let score_scale = f32::from_le_bytes([header[12], header[13], header[14], header[15]]);
@@ -189,8 +200,9 @@ impl Network {
         let mut reader = Reader(&bytes[HEADER_BYTES..]);
         let codebook = reader.rows(shapes)?;
         let bias0 = reader.rows(1)?[0];
-        let cell = reader.layers(1, 0)?.pop().expect("one layer");
-        let v1: [Layer; 2] = reader.layers(2, POOL_SHIFT)?.try_into().unwrap_or_else(|_| unreachable!());
+        let cell = reader.layers(1, 1, 0)?.remove(0).remove(0);
+        let pools = if by_content { CONTENTS } else { 1 };
+        let v1: [Vec<Layer>; 2] = reader.layers(2, pools, POOL_SHIFT)?.try_into().unwrap_or_else(|_| unreachable!());
         let v2_w = reader.rows(2)?;
         let v2_b = reader.i32s(2)?;
         let p_w = reader.rows(2)?;
@@ -201,6 +213,7 @@ impl Network {
         let head = |v1, side: usize| Head { v1, v2_w: v2_w[side], v2_b: v2_b[side], p_w: p_w[side] };
         let network = Network {
             cell_layer,
+            by_content,
             score_scale,
             shape_of_key,
             codebook,
@@ -222,9 +235,9 @@ impl Network {
                 return Err(format!("a cell's sum of feature {j} could overflow 16 bits"));
             }
         }
-        self.cell.check(ACTIVATION_ONE, "the cell layer")?;
+        check_layers(std::slice::from_ref(&self.cell), ACTIVATION_ONE, "the cell layer")?;
         for head in &self.heads {
-            head.v1.check(ACTIVATION_ONE << POOL_SHIFT, "the value head")?;
+            check_layers(&head.v1, ACTIVATION_ONE << POOL_SHIFT, "the value head")?;
         }
         Ok(())
     }
@@ -233,16 +246,28 @@ impl Network {
     /// so that tests cover the layer's code whichever form the embedded network has.
     #[cfg(test)]
     pub(crate) fn with_test_cell_layer(mut self) -> Network {
-        let mut state = 0x2545_F491_4F6C_DD1D_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % 257) as i16 - 128
-        };
+        let mut next = test_weights(0x2545_F491_4F6C_DD1D);
         let rows: Vec<Row> = (0..DIM).map(|_| Row(std::array::from_fn(|_| next()))).collect();
         self.cell = Layer { w: paired(&rows), b: std::array::from_fn(|_| i32::from(next()) * 1024) };
         self.cell_layer = true;
+        self.check_ranges().expect("small weights");
+        self
+    }
+
+    /// The network with a value head that reads a mean per cell content: its own first layer
+    /// for the empty cells, small pseudo-random ones for the stones of each colour, so that
+    /// tests cover the pools whichever form the embedded network has.
+    #[cfg(test)]
+    pub(crate) fn with_test_content_pools(mut self) -> Network {
+        let mut next = test_weights(0x9E6C_63D0_676A_9A99);
+        for head in &mut self.heads {
+            head.v1.truncate(1);
+            for _ in 1..CONTENTS {
+                let rows: Vec<Row> = (0..DIM).map(|_| Row(std::array::from_fn(|_| next()))).collect();
+                head.v1.push(Layer { w: paired(&rows), b: [0; DIM] });
+            }
+        }
+        self.by_content = true;
         self.check_ranges().expect("small weights");
         self
     }
@@ -297,16 +322,33 @@ impl Network {
     }
 
     /// The value logit for `side` to move of a board of `cells` cells whose cells' activations
-    /// sum to `pooled` (MODEL.md step 3); `avx2` where the processor has AVX2.
+    /// sum to `pooled` by the cells' content (MODEL.md step 3); `avx2` where the processor has
+    /// AVX2.
     #[inline]
-    fn value(&self, pooled: &[i32; DIM], cells: i32, side: Color, avx2: bool) -> i64 {
+    fn value(&self, pooled: &[[i32; DIM]; CONTENTS], cells: i32, side: Color, avx2: bool) -> i64 {
         let head = &self.heads[side.index()];
-        let mean = mean(pooled, cells);
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `avx2` is set only where the processor has AVX2.
-        let totals = if avx2 { unsafe { head.v1.totals_avx2(&mean) } } else { head.v1.totals::<false>(&mean) };
-        #[cfg(not(target_arch = "x86_64"))]
-        let totals = head.v1.totals::<false>(&mean);
+        let layer_totals = |layer: &Layer, pool: &[i32; DIM]| {
+            let mean = mean(pool, cells);
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `avx2` is set only where the processor has AVX2.
+            return if avx2 { unsafe { layer.totals_avx2(&mean) } } else { layer.totals::<false>(&mean) };
+            #[cfg(not(target_arch = "x86_64"))]
+            layer.totals::<false>(&mean)
+        };
+        let mut totals;
+        if self.by_content {
+            totals = layer_totals(&head.v1[0], &pooled[0]);
+            for (layer, pool) in head.v1.iter().zip(pooled).skip(1) {
+                // Its bias is zero; a feature's pools add up to one board's at most, within
+                // the bound `check_layers` puts on their sum.
+                for (t, u) in totals.iter_mut().zip(layer_totals(layer, pool)) {
+                    *t += u;
+                }
+            }
+        } else {
+            let board: [i32; DIM] = std::array::from_fn(|j| pooled.iter().map(|pool| pool[j]).sum());
+            totals = layer_totals(&head.v1[0], &board);
+        }
         let hidden = totals.map(|t| i64::from((t >> (WEIGHT_SHIFT + POOL_SHIFT)).clamp(0, i32::from(ACTIVATION_ONE))));
         hidden.iter().zip(&head.v2_w.0).map(|(&u, &w)| u * i64::from(w)).sum::<i64>() + i64::from(head.v2_b)
     }
@@ -394,12 +436,16 @@ impl Network {
     /// The value and policy of `board` for its side to move, from scratch.
     pub fn evaluate(&self, board: &Board) -> Evaluation {
         let side = board.side_to_move();
-        let mut pooled = [0_i32; DIM];
+        let mut pooled = [[0_i32; DIM]; CONTENTS];
         let mut policy = Vec::new();
         for y in 0..board.height() {
             for x in 0..board.width() {
+                let content = Self::code(board, x as isize, y as isize) as usize;
+                if content == WALL as usize {
+                    continue;
+                }
                 let acts = self.cell(board, x as isize, y as isize);
-                for (p, &h) in pooled.iter_mut().zip(&acts.0) {
+                for (p, &h) in pooled[content].iter_mut().zip(&acts.0) {
                     *p += i32::from(h);
                 }
                 let mv = Move::new(x, y).expect("a cell of the board");
@@ -432,25 +478,42 @@ fn mean(pooled: &[i32; DIM], cells: i32) -> Row {
     Row(pooled.map(|p| (((u64::from(p as u32) << POOL_SHIFT) * multiplier) >> 36) as i16))
 }
 
+/// Small pseudo-random weights for tests' networks.
+#[cfg(test)]
+fn test_weights(mut state: u64) -> impl FnMut() -> i16 {
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % 257) as i16 - 128
+    }
+}
+
 /// A layer's weights (a row per input) in the order of [`Layer::w`].
 fn paired(rows: &[Row]) -> Vec<[i16; 2 * DIM]> {
     rows.chunks_exact(2).map(|two| std::array::from_fn(|k| two[k % 2].0[k / 2])).collect()
 }
 
-impl Layer {
-    /// Refuses weights whose sums could leave 32 bits for inputs up to `largest_input`.
-    fn check(&self, largest_input: i16, name: &str) -> Result<(), String> {
-        for out in 0..DIM {
-            let weights = self.w.iter().flat_map(|pair| [pair[2 * out], pair[2 * out + 1]]);
-            let bound = weights.map(|w| i64::from(largest_input) * i64::from(w).abs()).sum::<i64>()
-                + i64::from(self.b[out]).abs();
-            if bound > i64::from(i32::MAX) {
-                return Err(format!("{name}'s output {out} could overflow 32 bits"));
+/// Refuses a layer, read as `layers` by pool, whose sums could leave 32 bits for inputs up to
+/// `largest_input`. A cell is in one pool only, so an input's pools add up to `largest_input`
+/// at most and its largest weight over the pools bounds it.
+fn check_layers(layers: &[Layer], largest_input: i16, name: &str) -> Result<(), String> {
+    for out in 0..DIM {
+        let mut bound: i64 = layers.iter().map(|layer| i64::from(layer.b[out]).abs()).sum();
+        for pair in 0..DIM / 2 {
+            for k in 0..2 {
+                let largest = layers.iter().map(|layer| i64::from(layer.w[pair][2 * out + k]).abs()).max();
+                bound += i64::from(largest_input) * largest.unwrap_or(0);
             }
         }
-        Ok(())
+        if bound > i64::from(i32::MAX) {
+            return Err(format!("{name}'s output {out} could overflow 32 bits"));
+        }
     }
+    Ok(())
+}
 
+impl Layer {
     /// The sums before any shift; with `AVX2`, which only code built for AVX2 may set, with
     /// its multiply-add.
     #[inline(always)]
@@ -560,7 +623,7 @@ mod tests {
     fn ones_network() -> Network {
         let (_, shapes) = shape_numbers();
         let mut bytes = Vec::from(*MAGIC);
-        bytes.extend([VERSION, 1, 0, 15]);
+        bytes.extend([3, 1, 0, 15]);
         bytes.extend((DIM as u16).to_le_bytes());
         bytes.extend((DIM as u16).to_le_bytes());
         bytes.extend(800_f32.to_le_bytes());
@@ -617,6 +680,6 @@ mod tests {
     #[test]
     fn refuses_a_file_that_is_not_a_network() {
         assert!(Network::from_bytes(b"ARBD").is_err());
-        assert!(Network::from_bytes(&[0; 40]).err().unwrap().contains("version 2"));
+        assert!(Network::from_bytes(&[0; 40]).err().unwrap().contains("version 2 or 3"));
     }
 }
