@@ -1,14 +1,14 @@
 //! The network kept up to date inside the board. For every cell on the board: the sum of its
 //! four lines' codebook rows (and, with the cell layer, its activations), and the activations'
-//! totals over the cells of each content (empty, black, white), which the value head of the
-//! side to move reads, added up where it reads one mean over the board. A stone changes the
+//! totals over the cells of each content (empty, black, white) where the value head reads a
+//! mean per content, else over the board. A stone changes the
 //! centre of its own cell and one line of each of the 32 cells within four steps of it along
 //! its lines, so a move re-sums and re-activates 33 cells. Taking it back copies those cells'
-//! saved sums back (with the cell layer, activating them again) and the total (a frame per
+//! saved sums back (with the cell layer, activating them again) and the totals (a frame per
 //! move, as the board keeps for its own scores), which reads no codebook row; without a frame
 //! it re-sums them in reverse, which the exact arithmetic also makes exact.
 
-use super::{ACTIVATION_ONE, CONTENTS, DIM, Network, Row, WALL};
+use super::{ACTIVATION_ONE, CONTENTS, DIM, Mean, Network, Row, WALL};
 use crate::gomoku::types::{CELLS, Color};
 use crate::params::{self, Id};
 use crate::score::Score;
@@ -21,14 +21,6 @@ struct Saved {
     sums: [i16; DIM],
     index: u16,
     shapes: [u16; 4],
-}
-
-/// What taking a move back restores besides its cells in [`Accumulator::saved`].
-#[derive(Clone)]
-struct Frame {
-    /// Where the move's cells start in [`Accumulator::saved`].
-    first: usize,
-    pooled: [[i32; DIM]; CONTENTS],
 }
 
 /// The cell whose code a stone changed: cell `cell`'s code `was` became `code`, its line keys
@@ -51,26 +43,50 @@ pub(crate) struct Relined {
     pub(crate) key: u32,
 }
 
-/// Calls the build of a method for this processor and network: `$avx2::<LAYER>` where the
-/// processor has AVX2, else the portable `$with::<false, LAYER>`, with LAYER whether the network
-/// has its cell layer.
+/// Calls the build of a method for this processor and network: `$avx2::<LAYER, CONTENT>` where
+/// the processor has AVX2, else the portable `$with::<false, LAYER, CONTENT>`, with LAYER whether
+/// the network has its cell layer and CONTENT whether its value head reads a mean per content.
 macro_rules! in_its_build {
     ($self:ident, $avx2:ident, $with:ident($($arg:expr),*)) => {{
-        let layer = $self.network.cell_layer;
+        let (layer, content) = ($self.network.cell_layer, $self.network.by_content);
         #[cfg(target_arch = "x86_64")]
         if $self.avx2 {
             // SAFETY: `avx2` is set only where the processor has AVX2.
-            return unsafe { if layer { $self.$avx2::<true>($($arg),*) } else { $self.$avx2::<false>($($arg),*) } };
+            return unsafe {
+                match (layer, content) {
+                    (false, false) => $self.$avx2::<false, false>($($arg),*),
+                    (false, true) => $self.$avx2::<false, true>($($arg),*),
+                    (true, false) => $self.$avx2::<true, false>($($arg),*),
+                    (true, true) => $self.$avx2::<true, true>($($arg),*),
+                }
+            };
         }
-        if layer { $self.$with::<false, true>($($arg),*) } else { $self.$with::<false, false>($($arg),*) }
+        match (layer, content) {
+            (false, false) => $self.$with::<false, false, false>($($arg),*),
+            (false, true) => $self.$with::<false, false, true>($($arg),*),
+            (true, false) => $self.$with::<false, true, false>($($arg),*),
+            (true, true) => $self.$with::<false, true, true>($($arg),*),
+        }
     }};
+}
+
+/// The pool of a cell of code `code` (not a wall): its content where the value head reads a
+/// mean per content (`CONTENT`), else the board's one.
+#[inline(always)]
+fn pool<const CONTENT: bool>(code: u8) -> usize {
+    if CONTENT { usize::from(code) % CONTENTS } else { 0 }
+}
+
+/// The pools in use: [`CONTENTS`] where the value head reads a mean per content, else one.
+const fn pools<const CONTENT: bool>() -> usize {
+    if CONTENT { CONTENTS } else { 1 }
 }
 
 #[derive(Clone)]
 pub(crate) struct Accumulator {
     network: &'static Network,
-    /// Cells of the board, walled ones included: the value head's mean divides by it.
-    board_cells: i32,
+    /// The value head's mean over the board's cells, walled ones included.
+    mean: Mean,
     /// Each cell's sum of its codebook rows, by the board's padded cell index; cells off the
     /// board or walled stay zero.
     sums: Box<[Row]>,
@@ -81,12 +97,16 @@ pub(crate) struct Accumulator {
     /// By cell and direction: the shape whose row the cell's sum holds, so that a change looks
     /// up only the new one.
     shapes: Box<[[u16; 4]]>,
-    /// The sum of the activations of the cells of each content: empty, black, white.
+    /// The sum of the activations of the cells of each content (empty, black, white) where
+    /// the value head reads a mean per content; else of all cells, in the first.
     pooled: [[i32; DIM]; CONTENTS],
     /// Whether this processor runs the AVX2 build of the update, chosen once.
     avx2: bool,
-    /// One frame per move made since the board last dropped its frames.
-    frames: Vec<Frame>,
+    /// One frame per move made since the board last dropped its frames: where its cells start
+    /// in [`Accumulator::saved`].
+    frames: Vec<usize>,
+    /// The pools in use (`pooled`) as they were before each move in `frames`, in order.
+    saved_pools: Vec<[i32; DIM]>,
     /// The cells the moves in `frames` changed, as they were, in order.
     saved: Vec<Saved>,
     /// The score of these features by side to move, once [`Accumulator::remembered_score`]
@@ -116,13 +136,14 @@ impl Accumulator {
     pub(crate) fn new(network: &'static Network, board_cells: usize) -> Accumulator {
         Accumulator {
             network,
-            board_cells: board_cells as i32,
+            mean: Mean::of_cells(board_cells),
             sums: vec![Row::ZERO; CELLS].into_boxed_slice(),
             acts: vec![Row::ZERO; if network.cell_layer { CELLS } else { 0 }].into_boxed_slice(),
             shapes: vec![[0; 4]; CELLS].into_boxed_slice(),
             pooled: [[0; DIM]; CONTENTS],
             avx2: avx2(),
             frames: Vec::new(),
+            saved_pools: Vec::new(),
             saved: Vec::new(),
             scores: [None; 2],
         }
@@ -138,7 +159,8 @@ impl Accumulator {
             shift(&mut sums, &self.network.codebook[usize::from(shape)], &Row::ZERO);
         }
         let acts = self.network.activation(&sums);
-        for (p, &h) in self.pooled[usize::from(centre)].iter_mut().zip(&acts.0) {
+        let pool = if self.network.by_content { pool::<true>(centre) } else { pool::<false>(centre) };
+        for (p, &h) in self.pooled[pool].iter_mut().zip(&acts.0) {
             *p += i32::from(h);
         }
         self.sums[i] = sums;
@@ -169,10 +191,11 @@ impl Accumulator {
 
     /// Opens the frame of a move about to be made: its update saves the cells it changes.
     pub(crate) fn open_frame(&mut self) {
-        self.frames.push(Frame { first: self.saved.len(), pooled: self.pooled });
+        self.frames.push(self.saved.len());
+        self.saved_pools.extend_from_slice(&self.pooled[..self.network.pools()]);
     }
 
-    /// Restores the cells and total of the last move's frame and closes it; `false` when no
+    /// Restores the cells and totals of the last move's frame and closes it; `false` when no
     /// frame is open.
     pub(crate) fn restore_frame(&mut self) -> bool {
         in_its_build!(self, restore_frame_avx2, restore_frame_with())
@@ -181,18 +204,18 @@ impl Accumulator {
     /// [`Accumulator::restore_frame`] compiled for AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn restore_frame_avx2<const LAYER: bool>(&mut self) -> bool {
-        self.restore_frame_with::<true, LAYER>()
+    unsafe fn restore_frame_avx2<const LAYER: bool, const CONTENT: bool>(&mut self) -> bool {
+        self.restore_frame_with::<true, LAYER, CONTENT>()
     }
 
     /// The take-back, with AVX2's kernels where `AVX2`, for a network with its cell layer where
-    /// `LAYER`.
+    /// `LAYER` and a mean per content where `CONTENT`.
     #[inline(always)]
-    fn restore_frame_with<const AVX2: bool, const LAYER: bool>(&mut self) -> bool {
-        let Some(frame) = self.frames.pop() else { return false };
+    fn restore_frame_with<const AVX2: bool, const LAYER: bool, const CONTENT: bool>(&mut self) -> bool {
+        let Some(first) = self.frames.pop() else { return false };
         self.scores = [None; 2];
         let network = self.network;
-        for old in self.saved[frame.first..].iter().rev() {
+        for old in self.saved[first..].iter().rev() {
             let i = usize::from(old.index);
             let sums = Row(old.sums);
             if LAYER {
@@ -201,14 +224,17 @@ impl Accumulator {
             self.sums[i] = sums;
             self.shapes[i] = old.shapes;
         }
-        self.saved.truncate(frame.first);
-        self.pooled = frame.pooled;
+        self.saved.truncate(first);
+        let pools_from = self.saved_pools.len() - pools::<CONTENT>();
+        self.pooled[..pools::<CONTENT>()].copy_from_slice(&self.saved_pools[pools_from..]);
+        self.saved_pools.truncate(pools_from);
         true
     }
 
     /// Forgets every frame, as the board does at a wall.
     pub(crate) fn drop_frames(&mut self) {
         self.frames.clear();
+        self.saved_pools.clear();
         self.saved.clear();
     }
 
@@ -225,14 +251,19 @@ impl Accumulator {
     /// which have a kernel of their own ([`Accumulator::reline_all_avx2`]).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn update_avx2<const LAYER: bool>(&mut self, recoded: Recoded, relined: &[Relined]) {
-        self.update_with::<true, LAYER>(recoded, relined);
+    unsafe fn update_avx2<const LAYER: bool, const CONTENT: bool>(&mut self, recoded: Recoded, relined: &[Relined]) {
+        self.update_with::<true, LAYER, CONTENT>(recoded, relined);
     }
 
     /// The update, with AVX2's kernels where `AVX2`, which only [`Accumulator::update_avx2`]
-    /// sets, for a network with its cell layer where `LAYER`.
+    /// sets, for a network with its cell layer where `LAYER` and a mean per content where
+    /// `CONTENT`.
     #[inline(always)]
-    fn update_with<const AVX2: bool, const LAYER: bool>(&mut self, recoded: Recoded, relined: &[Relined]) {
+    fn update_with<const AVX2: bool, const LAYER: bool, const CONTENT: bool>(
+        &mut self,
+        recoded: Recoded,
+        relined: &[Relined],
+    ) {
         let Recoded { cell: i, was, code: centre, keys } = recoded;
         self.scores = [None; 2];
         let framed = !self.frames.is_empty();
@@ -241,9 +272,9 @@ impl Accumulator {
         }
         let mut total = [[0; DIM]; CONTENTS];
         // The cell leaves the pool of what it held (none, if it was walled).
-        let before = self.activations::<LAYER>(i);
-        if let Some(pool) = total.get_mut(usize::from(was)) {
-            for (t, &h) in pool.iter_mut().zip(&before.0) {
+        if was != WALL as u8 {
+            let before = self.activations::<LAYER>(i);
+            for (t, &h) in total[pool::<CONTENT>(was)].iter_mut().zip(&before.0) {
                 *t -= i32::from(h);
             }
         }
@@ -254,12 +285,12 @@ impl Accumulator {
                 self.reshape(i, d, centre, key);
             }
             let acts = self.activate::<AVX2, LAYER>(i);
-            for (t, &h) in total[usize::from(centre) % CONTENTS].iter_mut().zip(&acts.0) {
+            for (t, &h) in total[pool::<CONTENT>(centre)].iter_mut().zip(&acts.0) {
                 *t += i32::from(h);
             }
         }
-        self.reline_all::<AVX2, LAYER>(relined, framed, &mut total);
-        for (pool, change) in self.pooled.iter_mut().zip(&total) {
+        self.reline_all::<AVX2, LAYER, CONTENT>(relined, framed, &mut total);
+        for (pool, change) in self.pooled.iter_mut().zip(&total).take(pools::<CONTENT>()) {
             for (p, t) in pool.iter_mut().zip(change) {
                 *p += t;
             }
@@ -278,10 +309,10 @@ impl Accumulator {
     }
 
     /// Each cell of `relined` takes its line's new shape ([`Accumulator::reline`]); the change
-    /// of their activations goes into `total`, by the cells' content. Where `framed`, the cells
+    /// of their activations goes into `total`, by the cells' pool. Where `framed`, the cells
     /// as they were are saved first.
     #[inline(always)]
-    fn reline_all<const AVX2: bool, const LAYER: bool>(
+    fn reline_all<const AVX2: bool, const LAYER: bool, const CONTENT: bool>(
         &mut self,
         relined: &[Relined],
         framed: bool,
@@ -291,7 +322,7 @@ impl Accumulator {
         if AVX2 && !LAYER {
             // SAFETY: `AVX2` is set only inside code built for AVX2, called where the
             // processor has it.
-            return unsafe { self.reline_all_avx2(relined, framed, total) };
+            return unsafe { self.reline_all_avx2::<CONTENT>(relined, framed, total) };
         }
         if framed {
             let (sums, shapes) = (&self.sums, &self.shapes);
@@ -303,9 +334,9 @@ impl Accumulator {
         for lines in relined.chunks(Change::CELLS) {
             let mut changes = [Change::ZERO, Change::ZERO, Change::ZERO];
             for line in lines {
-                self.reline::<AVX2, LAYER>(line, &mut changes[usize::from(line.centre) % CONTENTS]);
+                self.reline::<AVX2, LAYER>(line, &mut changes[pool::<CONTENT>(line.centre)]);
             }
-            for (change, pool) in changes.iter().zip(total.iter_mut()) {
+            for (change, pool) in changes.iter().zip(total.iter_mut()).take(pools::<CONTENT>()) {
                 change.add_to(pool);
             }
         }
@@ -319,7 +350,12 @@ impl Accumulator {
     /// The processor must have AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn reline_all_avx2(&mut self, relined: &[Relined], framed: bool, total: &mut [[i32; DIM]; CONTENTS]) {
+    unsafe fn reline_all_avx2<const CONTENT: bool>(
+        &mut self,
+        relined: &[Relined],
+        framed: bool,
+        total: &mut [[i32; DIM]; CONTENTS],
+    ) {
         use std::arch::x86_64::*;
         debug_assert!(!self.network.cell_layer);
         let network = self.network;
@@ -330,7 +366,7 @@ impl Accumulator {
         let first_saved = self.saved.len();
         let mut saving: *mut Saved = self.saved.spare_capacity_mut().as_mut_ptr().cast();
         for lines in relined.chunks(Change::CELLS) {
-            // By content, the low and high halves of the activations' change.
+            // By pool, the low and high halves of the activations' change.
             let mut changes = [[zero; 2]; CONTENTS];
             for line in lines {
                 let cell = usize::from(line.cell);
@@ -362,14 +398,14 @@ impl Accumulator {
                         _mm256_load_si256(minus.add(1)),
                     );
                     let clip = |half| _mm256_min_epi16(_mm256_max_epi16(half, zero), one);
-                    let [low, high] = &mut changes[usize::from(line.centre) % CONTENTS];
+                    let [low, high] = &mut changes[pool::<CONTENT>(line.centre)];
                     *low = _mm256_add_epi16(*low, _mm256_sub_epi16(clip(sum_low), clip(was_low)));
                     *high = _mm256_add_epi16(*high, _mm256_sub_epi16(clip(sum_high), clip(was_high)));
                     _mm256_store_si256(sums, sum_low);
                     _mm256_store_si256(sums.add(1), sum_high);
                 }
             }
-            for ([low, high], pool) in changes.iter().zip(total.iter_mut()) {
+            for ([low, high], pool) in changes.iter().zip(total.iter_mut()).take(pools::<CONTENT>()) {
                 let mut change = Change::ZERO;
                 // SAFETY: the change is 64 bytes: two unaligned halves.
                 unsafe {
@@ -444,7 +480,7 @@ impl Accumulator {
 
     /// The value logit for `side` to move, at the scale of MODEL.md.
     pub(crate) fn value(&self, side: Color) -> i64 {
-        self.network.value(&self.pooled, self.board_cells, side, self.avx2)
+        self.network.value(&self.pooled[..self.network.pools()], self.mean, side, self.avx2)
     }
 
     /// The value for `side` to move in engine score units.

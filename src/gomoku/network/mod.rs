@@ -321,36 +321,25 @@ impl Network {
         Row(totals.map(|total| (total >> WEIGHT_SHIFT).clamp(0, i32::from(ACTIVATION_ONE)) as i16))
     }
 
-    /// The value logit for `side` to move of a board of `cells` cells whose cells' activations
-    /// sum to `pooled` by the cells' content (MODEL.md step 3); `avx2` where the processor has
+    /// The value head's pools: one a cell content where it reads a mean per content, else
+    /// one for the whole board.
+    fn pools(&self) -> usize {
+        if self.by_content { CONTENTS } else { 1 }
+    }
+
+    /// The value logit for `side` to move of a board whose cells' activations sum to `pools`,
+    /// one total a pool, averaged by `mean` (MODEL.md step 3); `avx2` where the processor has
     /// AVX2.
     #[inline]
-    fn value(&self, pooled: &[[i32; DIM]; CONTENTS], cells: i32, side: Color, avx2: bool) -> i64 {
+    fn value(&self, pools: &[[i32; DIM]], mean: Mean, side: Color, avx2: bool) -> i64 {
         let head = &self.heads[side.index()];
-        let layer_totals = |layer: &Layer, pool: &[i32; DIM]| {
-            let mean = mean(pool, cells);
-            #[cfg(target_arch = "x86_64")]
+        debug_assert_eq!(pools.len(), head.v1.len());
+        #[cfg(target_arch = "x86_64")]
+        if avx2 {
             // SAFETY: `avx2` is set only where the processor has AVX2.
-            return if avx2 { unsafe { layer.totals_avx2(&mean) } } else { layer.totals::<false>(&mean) };
-            #[cfg(not(target_arch = "x86_64"))]
-            layer.totals::<false>(&mean)
-        };
-        let mut totals;
-        if self.by_content {
-            totals = layer_totals(&head.v1[0], &pooled[0]);
-            for (layer, pool) in head.v1.iter().zip(pooled).skip(1) {
-                // Its bias is zero; a feature's pools add up to one board's at most, within
-                // the bound `check_layers` puts on their sum.
-                for (t, u) in totals.iter_mut().zip(layer_totals(layer, pool)) {
-                    *t += u;
-                }
-            }
-        } else {
-            let board: [i32; DIM] = std::array::from_fn(|j| pooled.iter().map(|pool| pool[j]).sum());
-            totals = layer_totals(&head.v1[0], &board);
+            return unsafe { head.value_avx2(pools, mean) };
         }
-        let hidden = totals.map(|t| i64::from((t >> (WEIGHT_SHIFT + POOL_SHIFT)).clamp(0, i32::from(ACTIVATION_ONE))));
-        hidden.iter().zip(&head.v2_w.0).map(|(&u, &w)| u * i64::from(w)).sum::<i64>() + i64::from(head.v2_b)
+        head.value(pools, mean)
     }
 
     /// An empty cell's policy logit for `side` to move from its activations (MODEL.md step 4).
@@ -406,12 +395,10 @@ impl Network {
         }
     }
 
-    /// The cell's activations, read off the board; zero for a walled cell.
-    fn cell(&self, board: &Board, x: isize, y: isize) -> Row {
-        let centre = Self::code(board, x, y);
-        if centre == WALL {
-            return Row::ZERO;
-        }
+    /// The activations of the cell at `x`, `y`, of code `centre` (not a wall), read off the
+    /// board.
+    fn cell(&self, board: &Board, x: isize, y: isize, centre: u32) -> Row {
+        debug_assert_ne!(centre, WALL);
         let mut sums = self.bias0;
         for (dx, dy) in DIRECTIONS {
             let mut key = centre << 16;
@@ -438,14 +425,15 @@ impl Network {
         let side = board.side_to_move();
         let mut pooled = [[0_i32; DIM]; CONTENTS];
         let mut policy = Vec::new();
+        let pool_of = |content: usize| if self.by_content { content } else { 0 };
         for y in 0..board.height() {
             for x in 0..board.width() {
-                let content = Self::code(board, x as isize, y as isize) as usize;
-                if content == WALL as usize {
+                let content = Self::code(board, x as isize, y as isize);
+                if content == WALL {
                     continue;
                 }
-                let acts = self.cell(board, x as isize, y as isize);
-                for (p, &h) in pooled[content].iter_mut().zip(&acts.0) {
+                let acts = self.cell(board, x as isize, y as isize, content);
+                for (p, &h) in pooled[pool_of(content as usize)].iter_mut().zip(&acts.0) {
                     *p += i32::from(h);
                 }
                 let mv = Move::new(x, y).expect("a cell of the board");
@@ -454,7 +442,7 @@ impl Network {
                 }
             }
         }
-        let value = self.value(&pooled, (board.width() * board.height()) as i32, side, false);
+        let value = self.value(&pooled[..self.pools()], Mean::of_cells(board.width() * board.height()), side, false);
         Evaluation { value, policy }
     }
 }
@@ -467,15 +455,71 @@ pub(crate) fn in_logits(policy: i64, per_logit: i32) -> i32 {
     ((policy * i64::from(per_logit)) >> 20) as i32
 }
 
-/// `(pooled << POOL_SHIFT) / cells`, rounded down, for a board of at most 32 x 32 cells, by
-/// one multiplication a number: below 2^26 (1023 x 1024 << 5), dividing by `cells` <= 2^10 is
-/// multiplying by ceil(2^36 / cells) and shifting by 36, exactly (Granlund and Montgomery's
-/// bound); at most ACTIVATION_ONE << POOL_SHIFT, 16 bits.
-#[inline(always)]
-fn mean(pooled: &[i32; DIM], cells: i32) -> Row {
-    debug_assert!((1..=1 << 10).contains(&cells) && pooled.iter().all(|&p| (0..1 << 21).contains(&p)));
-    let multiplier = (1_u64 << 36).div_ceil(cells as u64);
-    Row(pooled.map(|p| (((u64::from(p as u32) << POOL_SHIFT) * multiplier) >> 36) as i16))
+/// The value head's mean of a pool over a board's cells: `(pool << POOL_SHIFT) / cells`,
+/// rounded down, at most ACTIVATION_ONE << POOL_SHIFT (16 bits). A division by a board's fixed
+/// number of cells, done by one multiplication a number: with `l` the bits of `cells - 1`,
+/// numbers below 2^MEAN_BITS divide exactly as multiplied by ceil(2^(MEAN_BITS + l) / cells),
+/// under 2^28, and shifted by MEAN_BITS + l (Granlund and Montgomery's bound), which fits the
+/// 32-by-32-bit multiplication of AVX2.
+#[derive(Clone, Copy, Debug)]
+struct Mean {
+    multiplier: u32,
+    shift: u32,
+}
+
+/// Bits of a pool's total shifted by POOL_SHIFT: 1023 x 1024 << 5, a 32 x 32 board of
+/// activations 1.0, is below 2^MEAN_BITS.
+const MEAN_BITS: u32 = 26;
+
+impl Mean {
+    /// The mean over a board of `cells` cells, at most 32 x 32.
+    fn of_cells(cells: usize) -> Mean {
+        debug_assert!((1..=1 << 10).contains(&cells));
+        let shift = MEAN_BITS + (usize::BITS - (cells - 1).leading_zeros());
+        Mean { multiplier: (1_u64 << shift).div_ceil(cells as u64) as u32, shift }
+    }
+
+    /// The mean of each of the pool's numbers.
+    #[inline(always)]
+    fn of(self, pool: &[i32; DIM]) -> Row {
+        debug_assert!(pool.iter().all(|&p| (0..1 << (MEAN_BITS - POOL_SHIFT)).contains(&p)));
+        Row(pool.map(|p| (((u64::from(p as u32) << POOL_SHIFT) * u64::from(self.multiplier)) >> self.shift) as i16))
+    }
+
+    /// [`Mean::of`] in AVX2's instructions, which the compiler left as one scalar
+    /// multiplication a number.
+    ///
+    /// # Safety
+    /// The processor must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn of_avx2(self, pool: &[i32; DIM]) -> Row {
+        use std::arch::x86_64::*;
+        let multiplier = _mm256_set1_epi64x(i64::from(self.multiplier));
+        let shift = _mm_cvtsi32_si128(self.shift as i32);
+        let mut out = Row::ZERO;
+        // SAFETY: the loads are of 32 bytes inside the pool's 128, the stores of 32 inside the
+        // row's 64; unaligned forms.
+        unsafe {
+            // Eight numbers: the even ones multiplied in place, the odd ones moved down to be
+            // multiplied and moved back, each product below 2^54.
+            let eight = |k: usize| {
+                let x = _mm256_slli_epi32::<{ POOL_SHIFT as i32 }>(_mm256_loadu_si256(pool.as_ptr().add(8 * k).cast()));
+                let even = _mm256_srl_epi64(_mm256_mul_epu32(x, multiplier), shift);
+                let odd = _mm256_srl_epi64(_mm256_mul_epu32(_mm256_srli_epi64::<32>(x), multiplier), shift);
+                _mm256_or_si256(even, _mm256_slli_epi64::<32>(odd))
+            };
+            for half in 0..2 {
+                // Packing works within 128-bit lanes: the permutation puts the quarters back
+                // in order.
+                let packed = _mm256_packs_epi32(eight(2 * half), eight(2 * half + 1));
+                let ordered = _mm256_permute4x64_epi64::<0b11_01_10_00>(packed);
+                _mm256_storeu_si256(out.0.as_mut_ptr().add(16 * half).cast(), ordered);
+            }
+        }
+        out
+    }
 }
 
 /// Small pseudo-random weights for tests' networks.
@@ -513,6 +557,22 @@ fn check_layers(layers: &[Layer], largest_input: i16, name: &str) -> Result<(), 
     Ok(())
 }
 
+/// `DIM` 32-bit sums in AVX2's registers.
+#[cfg(target_arch = "x86_64")]
+type Lanes = [std::arch::x86_64::__m256i; DIM / 8];
+
+/// `numbers` in AVX2's registers.
+///
+/// # Safety
+/// The processor must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn load_lanes(numbers: &[i32; DIM]) -> Lanes {
+    // SAFETY: each load is of 32 bytes inside the 128 of `numbers`, unaligned.
+    std::array::from_fn(|k| unsafe { std::arch::x86_64::_mm256_loadu_si256(numbers.as_ptr().add(8 * k).cast()) })
+}
+
 impl Layer {
     /// The sums before any shift; with `AVX2`, which only code built for AVX2 may set, with
     /// its multiply-add.
@@ -520,48 +580,107 @@ impl Layer {
     fn totals<const AVX2: bool>(&self, inputs: &Row) -> [i32; DIM] {
         #[cfg(target_arch = "x86_64")]
         if AVX2 {
-            // SAFETY: `AVX2` is set only where the processor has AVX2.
-            return unsafe { self.totals_avx2(inputs) };
+            // SAFETY: `AVX2` is set only where the processor has AVX2; each store is of 32
+            // bytes inside the 128 of `totals`, unaligned.
+            return unsafe {
+                use std::arch::x86_64::*;
+                let mut lanes = load_lanes(&self.b);
+                self.add_avx2(inputs, &mut lanes);
+                let mut totals = [0; DIM];
+                for (k, lane) in lanes.iter().enumerate() {
+                    _mm256_storeu_si256(totals.as_mut_ptr().add(8 * k).cast(), *lane);
+                }
+                totals
+            };
         }
         let mut totals = self.b;
+        self.add(inputs, &mut totals);
+        totals
+    }
+
+    /// Adds the weighted `inputs`, without the bias, to `totals`.
+    #[inline(always)]
+    fn add(&self, inputs: &Row, totals: &mut [i32; DIM]) {
         for (pair, weights) in self.w.iter().enumerate() {
             let (a0, a1) = (i32::from(inputs.0[2 * pair]), i32::from(inputs.0[2 * pair + 1]));
             for out in 0..DIM {
                 totals[out] += a0 * i32::from(weights[2 * out]) + a1 * i32::from(weights[2 * out + 1]);
             }
         }
-        totals
     }
 
-    /// [`Layer::totals`] with AVX2's 16-bit multiply-add, to the same numbers.
+    /// [`Layer::add`] with AVX2's 16-bit multiply-add, to the same numbers.
     ///
     /// # Safety
     /// The processor must have AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     #[inline]
-    unsafe fn totals_avx2(&self, inputs: &Row) -> [i32; DIM] {
+    unsafe fn add_avx2(&self, inputs: &Row, lanes: &mut Lanes) {
         use std::arch::x86_64::*;
-        let mut totals = self.b;
-        // SAFETY: every load and store is of 32 bytes inside an array of 64 (the weights'
-        // pairs) or 128 (`totals`); unaligned forms throughout.
-        unsafe {
-            let mut acc: [__m256i; DIM / 8] =
-                std::array::from_fn(|k| _mm256_loadu_si256(totals.as_ptr().add(8 * k).cast()));
-            for (pair, weights) in self.w.iter().enumerate() {
-                let low = u32::from(inputs.0[2 * pair] as u16);
-                let high = u32::from(inputs.0[2 * pair + 1] as u16);
-                let both = _mm256_set1_epi32((low | high << 16) as i32);
-                for (k, lane) in acc.iter_mut().enumerate() {
-                    let w = _mm256_loadu_si256(weights.as_ptr().add(16 * k).cast());
-                    *lane = _mm256_add_epi32(*lane, _mm256_madd_epi16(both, w));
-                }
-            }
-            for (k, lane) in acc.iter().enumerate() {
-                _mm256_storeu_si256(totals.as_mut_ptr().add(8 * k).cast(), *lane);
+        for (pair, weights) in self.w.iter().enumerate() {
+            let low = u32::from(inputs.0[2 * pair] as u16);
+            let high = u32::from(inputs.0[2 * pair + 1] as u16);
+            let both = _mm256_set1_epi32((low | high << 16) as i32);
+            for (k, lane) in lanes.iter_mut().enumerate() {
+                // SAFETY: a load of 32 bytes inside the pair's 128, unaligned.
+                let w = unsafe { _mm256_loadu_si256(weights.as_ptr().add(16 * k).cast()) };
+                *lane = _mm256_add_epi32(*lane, _mm256_madd_epi16(both, w));
             }
         }
-        totals
+    }
+}
+
+impl Head {
+    /// The value logit from the activations' totals `pools`, one a pool, averaged by `mean`
+    /// (MODEL.md step 3).
+    fn value(&self, pools: &[[i32; DIM]], mean: Mean) -> i64 {
+        // The bias is the first layer's, the others' zero; a feature's pools add up to one
+        // board's at most, within the bound `check_layers` puts on their sum.
+        let mut totals = self.v1[0].b;
+        for (layer, pool) in self.v1.iter().zip(pools) {
+            layer.add(&mean.of(pool), &mut totals);
+        }
+        let hidden = totals.map(|t| i64::from((t >> (WEIGHT_SHIFT + POOL_SHIFT)).clamp(0, i32::from(ACTIVATION_ONE))));
+        hidden.iter().zip(&self.v2_w.0).map(|(&u, &w)| u * i64::from(w)).sum::<i64>() + i64::from(self.v2_b)
+    }
+
+    /// [`Head::value`] in AVX2's instructions, to the same number: every pool's layer summed in
+    /// the same registers, and the output layer by 16-bit multiply-add, whose 32 products of
+    /// at most 1023 x 2^15 stay within 32 bits.
+    ///
+    /// # Safety
+    /// The processor must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn value_avx2(&self, pools: &[[i32; DIM]], mean: Mean) -> i64 {
+        use std::arch::x86_64::*;
+        // SAFETY: the processor has AVX2, as this function's caller must ensure; the output
+        // weights are 64 bytes aligned to 64: two aligned halves.
+        unsafe {
+            let mut lanes = load_lanes(&self.v1[0].b);
+            for (layer, pool) in self.v1.iter().zip(pools) {
+                layer.add_avx2(&mean.of_avx2(pool), &mut lanes);
+            }
+            let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi32(i32::from(ACTIVATION_ONE)));
+            let hidden = lanes.map(|lane| {
+                let shifted = _mm256_srai_epi32::<{ (WEIGHT_SHIFT + POOL_SHIFT) as i32 }>(lane);
+                _mm256_min_epi32(_mm256_max_epi32(shifted, zero), one)
+            });
+            let weights: *const __m256i = self.v2_w.0.as_ptr().cast();
+            let mut dot = zero;
+            for half in 0..2 {
+                // Packing works within 128-bit lanes: the permutation puts the quarters back
+                // in order.
+                let packed = _mm256_packs_epi32(hidden[2 * half], hidden[2 * half + 1]);
+                let ordered = _mm256_permute4x64_epi64::<0b11_01_10_00>(packed);
+                dot = _mm256_add_epi32(dot, _mm256_madd_epi16(ordered, _mm256_load_si256(weights.add(half))));
+            }
+            let four = _mm_add_epi32(_mm256_castsi256_si128(dot), _mm256_extracti128_si256::<1>(dot));
+            let two = _mm_add_epi32(four, _mm_shuffle_epi32::<0b01_00_11_10>(four));
+            let one = _mm_add_epi32(two, _mm_shuffle_epi32::<0b10_11_00_01>(two));
+            i64::from(_mm_cvtsi128_si32(one)) + i64::from(self.v2_b)
+        }
     }
 }
 
@@ -666,13 +785,37 @@ mod tests {
     #[test]
     fn the_mean_divides_exactly() {
         for cells in 1..=1024 {
-            for total in [0, 1, cells - 1, cells, 1023 * cells, 1023 * cells - 1, 1023 * 1024, 4_567 * 97] {
-                let pooled = [total.min(1023 * cells); DIM];
-                assert_eq!(
-                    i32::from(mean(&pooled, cells).0[0]),
-                    (pooled[0] << POOL_SHIFT) / cells,
-                    "{total} / {cells}"
-                );
+            let mean = Mean::of_cells(cells as usize);
+            let totals = [0, 1, cells - 1, cells, 1023 * cells, 1023 * cells - 1, 1023 * 1024, 4_567 * 97];
+            let pool: [i32; DIM] = std::array::from_fn(|j| (totals[j % totals.len()] + j as i32).min(1023 * cells));
+            let exact = Row(pool.map(|p| ((p << POOL_SHIFT) / cells) as i16));
+            assert_eq!(mean.of(&pool), exact, "{cells} cells");
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the processor has AVX2.
+                assert_eq!(unsafe { mean.of_avx2(&pool) }, exact, "{cells} cells");
+            }
+        }
+    }
+
+    #[test]
+    fn the_value_head_s_avx2_form_gives_the_portable_number() {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            let network = embedded().with_test_content_pools();
+            let mut next = test_weights(0x5851_F42D_4C95_7F2D);
+            for cells in [25, 225, 1024] {
+                let mean = Mean::of_cells(cells);
+                for _ in 0..50 {
+                    // Each pool at most a third of the board's activations 1.0.
+                    let pools: Vec<[i32; DIM]> = (0..CONTENTS)
+                        .map(|_| std::array::from_fn(|_| i32::from(next()).abs() * 8 * cells as i32 / 3))
+                        .collect();
+                    for head in &network.heads {
+                        // SAFETY: the processor has AVX2.
+                        assert_eq!(unsafe { head.value_avx2(&pools, mean) }, head.value(&pools, mean));
+                    }
+                }
             }
         }
     }
