@@ -105,7 +105,7 @@ def integer_forward(q, cell_layer, board, side, table):
     cells = board.shape[1] * board.shape[2]
     side = np.asarray(side).astype(np.int64)
     if train.pool_of(q) == "content":
-        contents = np.stack([board == 0, board == 1, board == 2], -1).reshape(len(board), cells, 3)
+        contents = train.contents(np, board).reshape(len(board), cells, 3)
         totals = np.einsum("bnd,bnc->bcd", cell.reshape(len(board), cells, -1).astype(np.int64), contents)
         pooled = (totals.reshape(len(board), -1) << POOL_SHIFT) // cells
     else:

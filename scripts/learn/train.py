@@ -146,6 +146,12 @@ def swap_colours(board, side, which):
 POOLS = {"board": 1, "content": 3}
 
 
+def contents(xp, board):
+    """Each cell's content (B, S, S, 3) one-hot, empty, black, white: the pools of a value head
+    that reads a mean per content, with `xp` numpy or jax.numpy."""
+    return xp.stack([board == 0, board == 1, board == 2], -1)
+
+
 def pool_of(params):
     """The value head's pooling of a model's weights: its first layer reads D numbers a pool."""
     pools = params["v1_w"].shape[1] // params["codebook"].shape[1]
@@ -167,8 +173,7 @@ def make_model(jax, jnp, table, cell_layer=False, pool="board"):
         if cell_layer:
             cell = jnp.clip(cell @ params["cell_w"] + params["cell_b"], 0, 1)
         if pool == "content":
-            contents = jnp.stack([board == 0, board == 1, board == 2], -1).astype(cell.dtype)   # (B, S, S, 3)
-            pooled = jnp.einsum("byxd,byxc->bcd", cell, contents).reshape(len(board), -1) / (board.shape[1] * board.shape[2])
+            pooled = jnp.einsum("byxd,byxc->bcd", cell, contents(jnp, board).astype(cell.dtype)).reshape(len(board), -1) / (board.shape[1] * board.shape[2])
         else:
             pooled = cell.mean((1, 2))
         side = jnp.asarray(side).astype(jnp.int32)
