@@ -173,7 +173,8 @@ def make_model(jax, jnp, table, cell_layer=False, pool="board"):
         if cell_layer:
             cell = jnp.clip(cell @ params["cell_w"] + params["cell_b"], 0, 1)
         if pool == "content":
-            pooled = jnp.einsum("byxd,byxc->bcd", cell, contents(jnp, board).astype(cell.dtype)).reshape(len(board), -1) / (board.shape[1] * board.shape[2])
+            by_content = jnp.einsum("byxd,byxc->bcd", cell, contents(jnp, board).astype(cell.dtype))
+            pooled = by_content.reshape(len(board), -1) / (board.shape[1] * board.shape[2])
         else:
             pooled = cell.mean((1, 2))
         side = jnp.asarray(side).astype(jnp.int32)

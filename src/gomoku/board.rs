@@ -710,23 +710,27 @@ pub(crate) mod tests {
     /// and every empty cell's policy) and against features rebuilt from the position (the value
     /// from the side not to move), along random games with take-backs and walls, near the
     /// edges of a small and a large board too; odd games with the portable code, even ones with
-    /// the processor's best; the embedded network, the same with a per-cell layer, and with a
-    /// value head that reads a mean per cell content.
+    /// the processor's best; the embedded network, the same with a per-cell layer, with a
+    /// value head that reads a mean per cell content, and with both.
     #[test]
     fn learned_features_kept_incrementally_match_a_fresh_read() {
         let plain: &'static Network = Box::leak(Box::new(network::embedded()));
         let layered: &'static Network = Box::leak(Box::new(network::embedded().with_test_cell_layer()));
         let pooled: &'static Network = Box::leak(Box::new(network::embedded().with_test_content_pools()));
+        let both: &'static Network =
+            Box::leak(Box::new(network::embedded().with_test_cell_layer().with_test_content_pools()));
         let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         for (network, size, rule, window) in [
             (plain, 15, Rule::Freestyle, 15),
             (layered, 15, Rule::Freestyle, 15),
             (pooled, 15, Rule::Freestyle, 15),
+            (both, 15, Rule::Freestyle, 15),
             (plain, 15, Rule::Renju, 7),
             (layered, 5, Rule::Standard, 5),
             (pooled, 5, Rule::Standard, 5),
             (plain, 20, Rule::Caro, 7),
             (pooled, 20, Rule::Caro, 7),
+            (both, 20, Rule::Caro, 7),
         ] {
             for game in 0..4 {
                 let mut board = Board::new(size, size, rule).unwrap();

@@ -1,9 +1,9 @@
 //! The network kept up to date inside the board. For every cell on the board: the sum of its
 //! four lines' codebook rows (and, with the cell layer, its activations), and the activations'
 //! totals over the cells of each content (empty, black, white) where the value head reads a
-//! mean per content, else over the board. A stone changes the
-//! centre of its own cell and one line of each of the 32 cells within four steps of it along
-//! its lines, so a move re-sums and re-activates 33 cells. Taking it back copies those cells'
+//! mean per content, else over the board. A stone changes the centre of its own cell and one
+//! line of each of the 32 cells within four steps of it along its lines, so a move re-sums and
+//! re-activates 33 cells. Taking it back copies those cells'
 //! saved sums back (with the cell layer, activating them again) and the totals (a frame per
 //! move, as the board keeps for its own scores), which reads no codebook row; without a frame
 //! it re-sums them in reverse, which the exact arithmetic also makes exact.
@@ -175,7 +175,7 @@ impl Accumulator {
         self.avx2 = false;
     }
 
-    /// Whether every shape, sum and activation and the total equal `other`'s.
+    /// Whether every shape, sum and activation and the pools' totals equal `other`'s.
     #[cfg(test)]
     pub(crate) fn same_features(&self, other: &Accumulator) -> bool {
         self.sums == other.sums && self.acts == other.acts && self.shapes == other.shapes && self.pooled == other.pooled

@@ -459,7 +459,7 @@ pub(crate) fn in_logits(policy: i64, per_logit: i32) -> i32 {
 /// rounded down, at most ACTIVATION_ONE << POOL_SHIFT (16 bits). A division by a board's fixed
 /// number of cells, done by one multiplication a number: with `l` the bits of `cells - 1`,
 /// numbers below 2^MEAN_BITS divide exactly as multiplied by ceil(2^(MEAN_BITS + l) / cells),
-/// under 2^28, and shifted by MEAN_BITS + l (Granlund and Montgomery's bound), which fits the
+/// under 2^27, and shifted by MEAN_BITS + l (Granlund and Montgomery's bound), which fits the
 /// 32-by-32-bit multiplication of AVX2.
 #[derive(Clone, Copy, Debug)]
 struct Mean {
@@ -503,7 +503,7 @@ impl Mean {
         // row's 64; unaligned forms.
         unsafe {
             // Eight numbers: the even ones multiplied in place, the odd ones moved down to be
-            // multiplied and moved back, each product below 2^54.
+            // multiplied and moved back, each product below 2^53.
             let eight = |k: usize| {
                 let x = _mm256_slli_epi32::<{ POOL_SHIFT as i32 }>(_mm256_loadu_si256(pool.as_ptr().add(8 * k).cast()));
                 let even = _mm256_srl_epi64(_mm256_mul_epu32(x, multiplier), shift);
@@ -807,9 +807,9 @@ mod tests {
             for cells in [25, 225, 1024] {
                 let mean = Mean::of_cells(cells);
                 for _ in 0..50 {
-                    // Each pool at most a third of the board's activations 1.0.
+                    // Each pool at most a third of the board's activations 1.0 (1023 a cell).
                     let pools: Vec<[i32; DIM]> = (0..CONTENTS)
-                        .map(|_| std::array::from_fn(|_| i32::from(next()).abs() * 8 * cells as i32 / 3))
+                        .map(|_| std::array::from_fn(|_| i32::from(next()).abs() * 1023 / 128 * cells as i32 / 3))
                         .collect();
                     for head in &network.heads {
                         // SAFETY: the processor has AVX2.
