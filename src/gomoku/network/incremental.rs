@@ -3,12 +3,12 @@
 //! totals over the cells of each content (empty, black, white) where the value head reads a
 //! mean per content, else over the board. A stone changes the centre of its own cell and one
 //! line of each of the 32 cells within four steps of it along its lines, so a move re-sums and
-//! re-activates 33 cells. Taking it back copies those cells'
-//! saved sums back (with the cell layer, activating them again) and the totals (a frame per
-//! move, as the board keeps for its own scores), which reads no codebook row; without a frame
-//! it re-sums them in reverse, which the exact arithmetic also makes exact.
+//! re-activates 33 cells. Taking it back copies those cells' saved sums back (with the cell
+//! layer, activating them again) and the totals (a frame per move, as the board keeps for its
+//! own scores), which reads no codebook row; without a frame it re-sums them in reverse, which
+//! the exact arithmetic also makes exact.
 
-use super::{ACTIVATION_ONE, CONTENTS, DIM, Mean, Network, Row, WALL};
+use super::{ACTIVATION_ONE, CONTENTS, DIM, Mean, Network, Row, WALL, pool, pools};
 use crate::gomoku::types::{CELLS, Color};
 use crate::params::{self, Id};
 use crate::score::Score;
@@ -68,18 +68,6 @@ macro_rules! in_its_build {
             (true, true) => $self.$with::<false, true, true>($($arg),*),
         }
     }};
-}
-
-/// The pool of a cell of code `code` (not a wall): its content where the value head reads a
-/// mean per content (`CONTENT`), else the board's one.
-#[inline(always)]
-fn pool<const CONTENT: bool>(code: u8) -> usize {
-    if CONTENT { usize::from(code) % CONTENTS } else { 0 }
-}
-
-/// The pools in use: [`CONTENTS`] where the value head reads a mean per content, else one.
-const fn pools<const CONTENT: bool>() -> usize {
-    if CONTENT { CONTENTS } else { 1 }
 }
 
 #[derive(Clone)]
@@ -159,8 +147,7 @@ impl Accumulator {
             shift(&mut sums, &self.network.codebook[usize::from(shape)], &Row::ZERO);
         }
         let acts = self.network.activation(&sums);
-        let pool = if self.network.by_content { pool::<true>(centre) } else { pool::<false>(centre) };
-        for (p, &h) in self.pooled[pool].iter_mut().zip(&acts.0) {
+        for (p, &h) in self.pooled[self.network.pool(centre)].iter_mut().zip(&acts.0) {
             *p += i32::from(h);
         }
         self.sums[i] = sums;

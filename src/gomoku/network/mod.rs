@@ -324,7 +324,12 @@ impl Network {
     /// The value head's pools: one a cell content where it reads a mean per content, else
     /// one for the whole board.
     fn pools(&self) -> usize {
-        if self.by_content { CONTENTS } else { 1 }
+        if self.by_content { pools::<true>() } else { pools::<false>() }
+    }
+
+    /// The pool of a cell of code `code` (not a wall), as [`pool`] for this network.
+    fn pool(&self, code: u8) -> usize {
+        if self.by_content { pool::<true>(code) } else { pool::<false>(code) }
     }
 
     /// The value logit for `side` to move of a board whose cells' activations sum to `pools`,
@@ -425,7 +430,6 @@ impl Network {
         let side = board.side_to_move();
         let mut pooled = [[0_i32; DIM]; CONTENTS];
         let mut policy = Vec::new();
-        let pool_of = |content: usize| if self.by_content { content } else { 0 };
         for y in 0..board.height() {
             for x in 0..board.width() {
                 let content = Self::code(board, x as isize, y as isize);
@@ -433,7 +437,7 @@ impl Network {
                     continue;
                 }
                 let acts = self.cell(board, x as isize, y as isize, content);
-                for (p, &h) in pooled[pool_of(content as usize)].iter_mut().zip(&acts.0) {
+                for (p, &h) in pooled[self.pool(content as u8)].iter_mut().zip(&acts.0) {
                     *p += i32::from(h);
                 }
                 let mv = Move::new(x, y).expect("a cell of the board");
@@ -445,6 +449,18 @@ impl Network {
         let value = self.value(&pooled[..self.pools()], Mean::of_cells(board.width() * board.height()), side, false);
         Evaluation { value, policy }
     }
+}
+
+/// The pool of a cell of code `code` (not a wall): its content where the value head reads a
+/// mean per content (`CONTENT`), else the board's one.
+#[inline(always)]
+fn pool<const CONTENT: bool>(code: u8) -> usize {
+    if CONTENT { usize::from(code) % CONTENTS } else { 0 }
+}
+
+/// The pools in use: [`CONTENTS`] where the value head reads a mean per content, else one.
+const fn pools<const CONTENT: bool>() -> usize {
+    if CONTENT { CONTENTS } else { 1 }
 }
 
 /// `policy` (a policy logit, or a difference of two) in units of `per_logit` to a logit. A logit
