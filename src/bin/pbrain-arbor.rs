@@ -22,9 +22,9 @@ Options:
   --max-depth N   deepest search iteration (default: no limit; INFO max_depth overrides)
   --threat-solver call the threat solver (VCT) at the root: proven wins and refuted moves
                   (off by default: not yet worth its nodes in play; for analysis and A/B matches)
-  --network NET   the evaluation: none (the classical one, the default), embedded (the learned
-                  network built in, freestyle 15x15) or a network file of scripts/learn/export.py;
-                  boards of other rules and sizes keep the classical one
+  --network NET   the evaluation: embedded (the default: the learned network built in, for
+                  freestyle 15x15), none (the classical one) or a network file of
+                  scripts/learn/export.py; boards of other rules and sizes keep the classical one
   --param N=V     sets a tuning parameter (a build with --features tune; 'arbor params' lists them)
   --help          print this help
   --version       print the version";
@@ -34,13 +34,20 @@ struct Options {
     hash_mb: usize,
     max_depth: Option<u32>,
     threat_solver: bool,
+    /// `--network`'s value; `None` plays [`network::DEFAULT`].
+    network: Option<String>,
 }
 
 /// Reads the arguments with lexopt, as `arbor` does. `Ok(None)` when the request was only for
 /// help or the version, already printed.
 fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options>, lexopt::Error> {
-    let mut options =
-        Options { threads: default_threads(), hash_mb: DEFAULT_HASH_MB, max_depth: None, threat_solver: false };
+    let mut options = Options {
+        threads: default_threads(),
+        hash_mb: DEFAULT_HASH_MB,
+        max_depth: None,
+        threat_solver: false,
+        network: None,
+    };
     let mut parser = lexopt::Parser::from_args(args);
     while let Some(arg) = parser.next()? {
         let flag = match arg {
@@ -62,9 +69,7 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options
                 continue;
             }
             Long("network") => {
-                if let Some(network) = network::from_option(&parser.value()?.string()?)? {
-                    network::play_with(network)?;
-                }
+                options.network = Some(parser.value()?.string()?);
                 continue;
             }
             Long(flag @ ("threads" | "hash" | "max-depth")) => format!("--{flag}"),
@@ -99,6 +104,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Err(message) = network::choose(options.network.as_deref()) {
+        eprintln!("pbrain-arbor: --network {message}");
+        return ExitCode::from(2);
+    }
     arbor::gomoku::build_tables();
     match gomocup::run(Engine::new(options.hash_mb, options.threads), options.max_depth, options.threat_solver) {
         Ok(()) => ExitCode::SUCCESS,

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use arbor::amazons;
 use arbor::engine::{DEFAULT_HASH_MB, default_threads};
-use arbor::gomoku::{MAX_SIZE, MIN_SIZE, Rule, network};
+use arbor::gomoku::{MAX_SIZE, MIN_SIZE, Rule};
 use arbor::protocol::bounds;
 use lexopt::Parser;
 use lexopt::prelude::*;
@@ -33,17 +33,18 @@ pub const HELP: [(&str, &str); 13] = [
         "play",
         "  arbor play tictactoe|gomoku|amazons [--first human|engine] [--time SECONDS] [--size N|WxH] [--k K]
              [--rule freestyle|standard|renju|caro] [--position SETUP] [--weights tuned|patent]
-             [--threads N] [--hash MB] [--max-depth N]
+             [--network NET] [--threads N] [--hash MB] [--max-depth N]
       A game against the engine in the terminal (or from a pipe); type help once it runs.
       SETUP starts from a position: x.o/.x./... (tic-tac-toe), h8i9 (Gomoku), or
-      'white a4 d1 black a7 j7 arrows e5 tomove black' (Amazons).",
+      'white a4 d1 black a7 j7 arrows e5 tomove black' (Amazons). --network picks the Gomoku
+      evaluation as pbrain-arbor's does (embedded, the default, none or a file).",
     ),
     (
         "bench",
         "  arbor bench [--game gomoku] [--network NET] [--param NAME=VALUE]... [DEPTH] [THREADS]
       Searches fixed Gomoku positions to DEPTH (default 8) on THREADS (default 1) with a cleared
       hash each time; the one-thread node count is the search's signature. --network picks the
-      evaluation as pbrain-arbor's does (none, embedded or a file). --param sets a tuning
+      evaluation as pbrain-arbor's does (embedded, the default, none or a file). --param sets a tuning
       parameter (a build with --features tune; see arbor params).
   arbor bench --game tictactoe
       Solves the empty 3x3, 4x4 (3 in a row) and 4x4 (4 in a row) boards exactly.
@@ -59,9 +60,10 @@ pub const HELP: [(&str, &str); 13] = [
     (
         "selfplay",
         "  arbor selfplay [--game gomoku] [--size N] [--rule freestyle|standard|renju|caro] [--time MS]
-                 [--threads N] [--moves N] [--opening MOVES]
+                 [--threads N] [--moves N] [--opening MOVES] [--network NET]
       The engine plays itself from the centre (or from the compact position MOVES, e.g. h8i9),
-      drawing the board after every move and giving the whole game at the end.
+      drawing the board after every move and giving the whole game at the end. --network picks
+      the evaluation as pbrain-arbor's does (embedded, the default, none or a file).
   arbor selfplay --game amazons [--time MS] [--threads N] [--moves N] [--random white|black]
       The engine plays Amazons against itself, or against a random mover of the given colour.",
     ),
@@ -76,9 +78,10 @@ pub const HELP: [(&str, &str); 13] = [
       under a random symmetry, then 0 to --random-plies (default 2) random moves. Game i
       depends only on the settings and i, so a FILE already there is resumed after its last
       whole game, up to N games, and seeds shard a run. --network (embedded, a file of
-      scripts/learn/export.py, or none, the default) plays the engine with a network, which
-      must be of the rule and size played; the file's header does not name it, so keep one
-      network to a FILE. Progress goes to stderr.",
+      scripts/learn/export.py, or none, the default here, so that a run's data does not
+      change with the engines' default) plays the engine with a network, which must be of the
+      rule and size played; the file's header does not name it, so keep one network to a
+      FILE. Progress goes to stderr.",
     ),
     (
         "forbidden",
@@ -171,6 +174,8 @@ pub enum Request {
         game: BenchGame,
         depth: Option<u32>,
         threads: usize,
+        /// `--network`'s value; `None` plays [`arbor::gomoku::network::DEFAULT`].
+        network: Option<String>,
     },
     Perft {
         depth: u32,
@@ -241,6 +246,8 @@ pub struct GameOptions {
     pub position: Option<String>,
     /// Amazons evaluation weights.
     pub weights: &'static amazons::eval::Weights,
+    /// Gomoku's `--network`; `None` plays [`arbor::gomoku::network::DEFAULT`].
+    pub network: Option<String>,
 }
 
 /// `selfplay`'s options; `amazons` says which game, and the options of the other are refused.
@@ -253,6 +260,8 @@ pub struct Selfplay {
     pub max_moves: usize,
     pub opening: String,
     pub random: Option<amazons::Color>,
+    /// `--network`'s value; `None` plays [`arbor::gomoku::network::DEFAULT`].
+    pub network: Option<String>,
 }
 
 /// `datagen`'s options.
@@ -362,6 +371,7 @@ fn default_game_options() -> GameOptions {
         max_depth: None,
         position: None,
         weights: &amazons::eval::WEIGHTS,
+        network: None,
     }
 }
 
@@ -427,6 +437,7 @@ fn play(parser: &mut Parser) -> Result<Request, lexopt::Error> {
                 });
             }
             Long("rule") => options.rule = rule(parser)?,
+            Long("network") => options.network = Some(parser.value()?.string()?),
             Long("position") => options.position = Some(parser.value()?.string()?),
             Long("first") => {
                 let who = parser.value()?.string()?;
@@ -450,11 +461,14 @@ fn play(parser: &mut Parser) -> Result<Request, lexopt::Error> {
         }
     }
     let game = game.ok_or("a game is needed: tictactoe, gomoku or amazons")?;
+    if options.network.is_some() && !matches!(game, PlayGame::Gomoku) {
+        return Err("--network is a Gomoku option".into());
+    }
     Ok(Request::Play(game, options))
 }
 
 fn bench(parser: &mut Parser) -> Result<Request, lexopt::Error> {
-    let mut game = BenchGame::Gomoku;
+    let (mut game, mut network) = (BenchGame::Gomoku, None);
     let mut numbers: Vec<u32> = Vec::new();
     while let Some(arg) = parser.next()? {
         match arg {
@@ -469,11 +483,7 @@ fn bench(parser: &mut Parser) -> Result<Request, lexopt::Error> {
                 };
             }
             Long("param") => arbor::params::assign(&parser.value()?.string()?).map_err(|e| format!("--param {e}"))?,
-            Long("network") => {
-                if let Some(network) = network::from_option(&parser.value()?.string()?)? {
-                    network::play_with(network)?;
-                }
-            }
+            Long("network") => network = Some(parser.value()?.string()?),
             Value(number) if numbers.len() < 2 => {
                 let text = number.string()?;
                 let name = ["DEPTH", "THREADS"][numbers.len()];
@@ -489,7 +499,10 @@ fn bench(parser: &mut Parser) -> Result<Request, lexopt::Error> {
         Some(&threads) => bounds::threads(threads as usize).map_err(|e| format!("THREADS: {e}"))?,
         None => 1,
     };
-    Ok(Request::Bench { game, depth: numbers.first().copied(), threads })
+    if network.is_some() && !matches!(game, BenchGame::Gomoku) {
+        return Err("--network is a Gomoku option".into());
+    }
+    Ok(Request::Bench { game, depth: numbers.first().copied(), threads, network })
 }
 
 fn perft(parser: &mut Parser) -> Result<Request, lexopt::Error> {
@@ -526,6 +539,7 @@ fn selfplay(parser: &mut Parser) -> Result<Request, lexopt::Error> {
         max_moves: usize::MAX,
         opening: String::new(),
         random: None,
+        network: None,
     };
     let (mut time_ms, mut gomoku_only, mut amazons_only) = (None, None, None);
     while let Some(arg) = parser.next()? {
@@ -553,6 +567,10 @@ fn selfplay(parser: &mut Parser) -> Result<Request, lexopt::Error> {
             Long("opening") => {
                 options.opening = parser.value()?.string()?;
                 gomoku_only = Some("--opening");
+            }
+            Long("network") => {
+                options.network = Some(parser.value()?.string()?);
+                gomoku_only = Some("--network");
             }
             Long("random") => {
                 options.random = Some(parser.value()?.string()?.parse::<amazons::Color>()?);
@@ -752,6 +770,9 @@ mod tests {
         assert!(parse_line("gtp --game chess").err().unwrap().contains("chess"));
         assert!(parse_line("bench 8 1 3").is_err() && parse_line("bench --game tictactoe 3").is_err());
         assert!(parse_line("datagen --games 5").err().unwrap().contains("--out"));
+        assert!(parse_line("play amazons --network none").err().unwrap().contains("Gomoku"));
+        assert!(parse_line("bench --game amazons --network none").err().unwrap().contains("Gomoku"));
+        assert!(parse_line("selfplay --game amazons --network none").err().unwrap().contains("--network"));
         assert!(parse_line("datagen --out a.bin").err().unwrap().contains("--games"));
         assert!(parse_line("datagen --out a.bin --games 5 --nodes 0").err().unwrap().starts_with("--nodes: "));
         assert!(
@@ -767,14 +788,15 @@ mod tests {
         for line in [
             "gtp --game tictactoe --size 4 --k 3 --threads 1 --hash 1 --max-depth 2",
             "gtp --game=amazons --weights patent",
-            "play gomoku --first engine --time 0.5 --size 15 --rule renju --position h8i9",
+            "play gomoku --first engine --time 0.5 --size 15 --rule renju --position h8i9 --network none",
             "play amazons --weights tuned --max-depth 1",
             "bench",
             "bench 6 1",
             "bench --game amazons 3 1",
             "bench --game tictactoe",
             "perft amazons 2",
-            "selfplay --size 15 --rule caro --time 100 --threads 1 --moves 4 --opening h8i9",
+            "selfplay --size 15 --rule caro --time 100 --threads 1 --moves 4 --opening h8i9 --network embedded",
+            "bench --network none 6",
             "selfplay --game amazons --time 50 --moves 2 --random black",
             "datagen --out a.bin --games 10 --seed 3 --nodes 5000 --size 20 --rule renju --openings o.txt --random-plies 4 --network none",
             "forbidden --size 15",

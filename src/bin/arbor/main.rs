@@ -59,9 +59,11 @@ fn main() -> ExitCode {
         Request::Replay { engine, files, ending } => return run_replay(&engine, &files, ending),
         Request::Gtp(game, options) => run_gtp(game, &options),
         Request::Play(game, options) => run_play(game, &options),
-        Request::Bench { game: BenchGame::Gomoku, depth, threads } => run_bench(depth, threads),
+        Request::Bench { game: BenchGame::Gomoku, depth, threads, network } => {
+            run_bench(depth, threads, network.as_deref())
+        }
         Request::Bench { game: BenchGame::TicTacToe, .. } => run_tictactoe_bench(),
-        Request::Bench { game: BenchGame::Amazons, depth, threads } => run_amazons_bench(depth, threads),
+        Request::Bench { game: BenchGame::Amazons, depth, threads, .. } => run_amazons_bench(depth, threads),
         Request::Perft { depth, size } => run_perft(depth, size.unwrap_or((10, 10))),
         Request::Selfplay(options) if options.amazons => run_amazons_selfplay(&options),
         Request::Selfplay(options) => run_selfplay(&options),
@@ -83,7 +85,8 @@ fn main() -> ExitCode {
     }
 }
 
-fn run_bench(depth: Option<u32>, threads: usize) -> Result<(), String> {
+fn run_bench(depth: Option<u32>, threads: usize, network: Option<&str>) -> Result<(), String> {
+    network::choose(network).map_err(|e| format!("--network {e}"))?;
     let mut engine = Engine::new(DEFAULT_HASH_MB, threads);
     let depth = depth.unwrap_or(DEFAULT_BENCH_DEPTH);
     let summary = bench::run(&mut engine, &gomoku::bench::positions(), depth, |line| println!("{line}"));
@@ -129,6 +132,7 @@ fn run_play(game: PlayGame, options: &GameOptions) -> Result<(), String> {
             terminal::play(&mut engine, start, play_options, stdin, stdout)
         }
         PlayGame::Gomoku => {
+            network::choose(options.network.as_deref()).map_err(|e| format!("--network {e}"))?;
             gomoku::build_tables();
             let (width, height) = options.size.unwrap_or((15, 15));
             let board = Board::new(width, height, options.rule).map_err(|e| e.to_string())?;
@@ -248,6 +252,7 @@ fn run_amazons_selfplay(options: &Selfplay) -> Result<(), String> {
 
 fn run_selfplay(options: &Selfplay) -> Result<(), String> {
     let (threads, max_moves) = (options.threads, options.max_moves);
+    network::choose(options.network.as_deref()).map_err(|e| format!("--network {e}"))?;
     let mut board = board_from_notation(options.size, options.rule, &options.opening)?;
     let mut engine = Engine::new(DEFAULT_HASH_MB, threads);
     let stop = AtomicBool::new(false);

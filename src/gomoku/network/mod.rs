@@ -719,6 +719,19 @@ pub fn from_option(value: &str) -> Result<Option<Network>, String> {
     }
 }
 
+/// What the engines play with when no `--network` is given: the embedded network, measured
+/// stronger than the classical evaluation at a time control (`docs/strength.md`, issue 37).
+pub const DEFAULT: &str = "embedded";
+
+/// Plays with what `--network` named, or with [`DEFAULT`] when it named nothing; `none` keeps
+/// the classical evaluation. Once a process, as [`play_with`].
+pub fn choose(option: Option<&str>) -> Result<(), String> {
+    match from_option(option.unwrap_or(DEFAULT))? {
+        Some(network) => play_with(network),
+        None => Ok(()),
+    }
+}
+
 static PLAYING: OnceLock<&'static Network> = OnceLock::new();
 
 /// Makes `network` the evaluation of every board made from now on whose rule and size it was
