@@ -94,9 +94,9 @@ def read(path):
     return model | {"score_scale": np.float64(scale), "size": np.int64(size), "rule": np.str_(RULES[rule])}
 
 
-def integer_forward(q, cell_layer, board, side, table):
+def integer_forward(q, cell_layer, board, side, table, levels):
     """MODEL.md's arithmetic: the value logit and the policy logits, both at the scale
-    ACTIVATION_ONE * WEIGHT_ONE, as int64 arrays."""
+    ACTIVATION_ONE * WEIGHT_ONE, as int64 arrays (`levels` from train.threat_levels)."""
     index = train.shape_indices(np, table, board)
     summed = q["codebook"][index].astype(np.int32).sum(1) + q["bias0"]          # (B, S, S, D)
     cell = np.clip(summed, 0, ACTIVATION_ONE)
@@ -104,12 +104,9 @@ def integer_forward(q, cell_layer, board, side, table):
         cell = np.clip((cell @ q["cell_w"].astype(np.int64) + q["cell_b"]) >> WEIGHT_SHIFT, 0, ACTIVATION_ONE)
     cells = board.shape[1] * board.shape[2]
     side = np.asarray(side).astype(np.int64)
-    if train.pool_of(q) == "content":
-        contents = train.contents(np, board).reshape(len(board), cells, 3)
-        totals = np.einsum("bnd,bnc->bcd", cell.reshape(len(board), cells, -1).astype(np.int64), contents)
-        pooled = (totals.reshape(len(board), -1) << POOL_SHIFT) // cells
-    else:
-        pooled = (cell.reshape(len(board), cells, -1).sum(1).astype(np.int64) << POOL_SHIFT) // cells
+    member = train.memberships(np, train.pool_of(q), board, index, levels).reshape(len(board), cells, -1)
+    totals = np.einsum("bnd,bnc->bcd", cell.reshape(len(board), cells, -1).astype(np.int64), member.astype(np.int64))
+    pooled = (totals.reshape(len(board), -1) << POOL_SHIFT) // cells
     hidden = (np.einsum("bd,bdh->bh", pooled, q["v1_w"][side].astype(np.int64))
               + (q["v1_b"][side].astype(np.int64) << POOL_SHIFT))
     hidden = np.clip(hidden >> (WEIGHT_SHIFT + POOL_SHIFT), 0, ACTIVATION_ONE)
@@ -145,14 +142,15 @@ def compare(model, board, side, best, batch=1024):
     import jax
     import jax.numpy as jnp
     q, cell_layer = quantise(model)
-    table, _ = train.shape_index_table()
+    table, shapes = train.shape_index_table()
+    levels = train.threat_levels(table, shapes)
     forward, _ = train.make_model(jax, jnp, table, cell_layer, train.pool_of(model))
     params = {name: jnp.asarray(value) for name, value in model.items() if name not in ("score_scale", "size", "rule")}
     gaps, counts = [], np.zeros(4)
     for start in range(0, len(board), batch):
         b, s, m = board[start:start + batch], side[start:start + batch], best[start:start + batch]
         float_value, float_policy = (np.asarray(x) for x in forward(params, b, s))
-        int_value, int_policy = integer_forward(q, cell_layer, b, s, table)
+        int_value, int_policy = integer_forward(q, cell_layer, b, s, table, levels)
         int_policy = np.where(b.reshape(len(b), -1) == 0, int_policy, np.iinfo(np.int64).min)
         gaps.append(np.abs(int_value / (ACTIVATION_ONE * WEIGHT_ONE) - float_value))
         counts += [((int_value > 0) == (float_value > 0)).sum(), (int_policy.argmax(1) == float_policy.argmax(1)).sum(),

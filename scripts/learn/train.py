@@ -16,7 +16,9 @@ policy from each empty cell (D to 1 with no bias, which a softmax over the empty
 ignore), with the heads of the side to move. With --pool content the value reads three means
 instead of one, each a sum over the cells of one content (empty, black, white) divided by all
 the board's cells (3 D to 32 to 1): the empty cells' features say where threats can be made,
-the stones' what shapes stand, and one mean mixes the two. The engine can keep the per-cell sums
+the stones' what shapes stand, and one mean mixes the two. With --pool threat the empty cells
+are split further by each colour's threat level there (what a stone of that colour would make
+along its best line: a four or five, a three, or less), 11 means (11 D to 32 to 1). The engine can keep the per-cell sums
 incrementally: a stone changes the shapes of only the cells in its four lines.
 
 The targets. Value: the game's result blended with the search's score (`--lam` of the result),
@@ -40,7 +42,7 @@ OUT/history.json and a plot to OUT/history.png, the weights (float) to OUT/model
 
 Usage:
   target/learn-venv/bin/python scripts/learn/train.py target/learn/set.npz --out target/learn/run1 \\
-      [--epochs 10] [--dim 32] [--batch 512] [--cell-layer] [--pool content] [--mix 50] [--seed 1]
+      [--epochs 10] [--dim 32] [--batch 512] [--cell-layer] [--pool content|threat] [--mix 50] [--seed 1]
 """
 import argparse
 import json
@@ -143,13 +145,53 @@ def swap_colours(board, side, which):
     return np.where(which[:, None, None], swapped, board), np.where(which, 1 - side, side).astype(side.dtype)
 
 
-POOLS = {"board": 1, "content": 3}
+POOLS = {"board": 1, "content": 3, "threat": 11}
+# Threat levels: what a stone at an empty cell would make along one of its lines.
+LEVELS = 3
 
 
 def contents(xp, board):
     """Each cell's content (B, S, S, 3) one-hot, empty, black, white: the pools of a value head
     that reads a mean per content, with `xp` numpy or jax.numpy."""
     return xp.stack([board == 0, board == 1, board == 2], -1)
+
+
+def threat_levels(table, shapes):
+    """By shape number and colour (black, white): what a stone of that colour at the shape's
+    centre, where empty, makes in the five-cell windows through it that hold no wall and no
+    stone of the other colour: 2 four or five of its stones, 1 three, else 0 (and 0 where the
+    centre holds a stone). A shape read the other way along its line has the same levels."""
+    keys = np.arange(1 << 18)
+    line = np.zeros((len(keys), 9), np.int64)
+    for slot, offset in enumerate([-4, -3, -2, -1, 1, 2, 3, 4]):
+        line[:, REACH + offset] = (keys >> (2 * slot)) & 3
+    empty_centre = (table >= 0) & (keys >> 16 == 0)
+    levels = np.zeros((shapes, 2), np.int32)
+    for c, colour in enumerate((1, 2)):
+        line[:, REACH] = colour
+        most = np.zeros(len(keys), np.int64)
+        for first in range(5):
+            window = line[:, first:first + 5]
+            clean = ((window == 0) | (window == colour)).all(1)
+            most = np.maximum(most, np.where(clean, (window == colour).sum(1), 0))
+        levels[table[empty_centre], c] = np.clip(most[empty_centre] - 2, 0, LEVELS - 1)
+    return levels
+
+
+def memberships(xp, pool, board, index, levels):
+    """Each cell's pool of the value head (B, S, S, P) one-hot, with `xp` numpy or jax.numpy:
+    all in one ("board"), by content ("content"), or ("threat") an empty cell by its black and
+    white threat levels, the most over its four lines (`levels` from threat_levels, read by
+    the shape numbers `index`, (B, 4, S, S)), in pool 3 x black's + white's, and stones by
+    colour in the last two."""
+    if pool == "board":
+        return xp.ones(board.shape + (1,), bool)
+    if pool == "content":
+        return contents(xp, board)
+    level = levels[index].max(1)
+    empty_pools = LEVELS * LEVELS
+    pool_index = xp.where(board == 0, level[..., 0] * LEVELS + level[..., 1], board + empty_pools - 1)
+    return pool_index[..., None] == xp.arange(empty_pools + 2)
 
 
 def pool_of(params):
@@ -162,8 +204,9 @@ def make_model(jax, jnp, table, cell_layer=False, pool="board"):
     """The network's functions over a batch: boards (B, S, S) 0/1/2 for empty/black/white and
     the side to move (0 black, 1 white). Without `cell_layer` the clipped sums feed the heads
     directly, which an engine can keep up to date with additions alone. With `pool` "content"
-    the value head reads a mean per cell content. The heads' weights have a leading axis of 2,
-    by side to move."""
+    or "threat" the value head reads a mean per pool of cells (memberships). The heads' weights
+    have a leading axis of 2, by side to move."""
+    levels = jnp.asarray(threat_levels(table, int(table.max()) + 1))
     table = jnp.asarray(table)
 
     def forward(params, board, side):
@@ -172,11 +215,11 @@ def make_model(jax, jnp, table, cell_layer=False, pool="board"):
         cell = jnp.clip(summed + params["bias0"], 0, 1)
         if cell_layer:
             cell = jnp.clip(cell @ params["cell_w"] + params["cell_b"], 0, 1)
-        if pool == "content":
-            by_content = jnp.einsum("byxd,byxc->bcd", cell, contents(jnp, board).astype(cell.dtype))
-            pooled = by_content.reshape(len(board), -1) / (board.shape[1] * board.shape[2])
-        else:
+        if pool == "board":
             pooled = cell.mean((1, 2))
+        else:
+            member = memberships(jnp, pool, board, index, levels).astype(cell.dtype)
+            pooled = jnp.einsum("byxd,byxc->bcd", cell, member).reshape(len(board), -1) / (board.shape[1] * board.shape[2])
         side = jnp.asarray(side).astype(jnp.int32)
         hidden = jnp.clip(jnp.einsum("bd,bdh->bh", pooled, params["v1_w"][side]) + params["v1_b"][side], 0, 1)
         value = jnp.einsum("bh,bh->b", hidden, params["v2_w"][side][..., 0]) + params["v2_b"][side][:, 0]
@@ -214,7 +257,8 @@ def main():
     ap.add_argument("--cell-layer", action="store_true",
                     help="add the per-cell layer (about 0.3 points of value accuracy for a much slower engine)")
     ap.add_argument("--pool", choices=list(POOLS), default="board",
-                    help="what the value head reads: one mean over the board, or a mean per cell content")
+                    help="what the value head reads: one mean over the board, a mean per cell content, or"
+                         " a mean per threat class (empty cells by both colours' threat levels, stones by colour)")
     ap.add_argument("--mix", type=int, metavar="SHARE",
                     help="train the value mixed with the classical evaluation, the network at SHARE per cent")
     ap.add_argument("--init", help="an exported network file (.arbn) to start from")
@@ -263,10 +307,15 @@ def main():
     if args.init:
         from export import read
         start = read(args.init)
-        if args.pool == "content" and start["v1_w"].shape[1] == args.dim:
-            # A board-mean network read as a mean per content: the same value, since the three
+        if args.pool != "board" and start["v1_w"].shape[1] == args.dim:
+            # A board-mean network read as a mean per pool: the same value, since the pools'
             # means add up to the board's.
-            start["v1_w"] = np.tile(start["v1_w"], (1, POOLS["content"], 1))
+            start["v1_w"] = np.tile(start["v1_w"], (1, POOLS[args.pool], 1))
+        elif args.pool == "threat" and start["v1_w"].shape[1] == POOLS["content"] * args.dim:
+            # A network pooled by content read by threat class: every empty cells' pool takes
+            # the empty cells' weights, the same value.
+            empty, black, white = np.split(start["v1_w"], 3, axis=1)
+            start["v1_w"] = np.concatenate([empty] * LEVELS * LEVELS + [black, white], axis=1)
         if (set(start) - {"score_scale", "size", "rule"} != set(params) or start["codebook"].shape != (shapes, args.dim)
                 or start["v1_w"].shape != params["v1_w"].shape):
             sys.exit(f"train.py: {args.init} is not a network of this form (--dim, --cell-layer, --pool)")

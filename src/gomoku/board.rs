@@ -711,7 +711,8 @@ pub(crate) mod tests {
     /// from the side not to move), along random games with take-backs and walls, near the
     /// edges of a small and a large board too; odd games with the portable code, even ones with
     /// the processor's best; the embedded network, the same with a per-cell layer, with a
-    /// value head that reads a mean per cell content, and with both.
+    /// value head that reads a mean per cell content, and with both; and with a mean per threat
+    /// class, alone and with the layer.
     #[test]
     fn learned_features_kept_incrementally_match_a_fresh_read() {
         let plain: &'static Network = Box::leak(Box::new(network::embedded()));
@@ -719,6 +720,9 @@ pub(crate) mod tests {
         let pooled: &'static Network = Box::leak(Box::new(network::embedded().with_test_content_pools()));
         let both: &'static Network =
             Box::leak(Box::new(network::embedded().with_test_cell_layer().with_test_content_pools()));
+        let threat: &'static Network = Box::leak(Box::new(network::embedded().with_test_threat_pools()));
+        let layered_threat: &'static Network =
+            Box::leak(Box::new(network::embedded().with_test_cell_layer().with_test_threat_pools()));
         let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         for (network, size, rule, window) in [
             (plain, 15, Rule::Freestyle, 15),
@@ -731,6 +735,10 @@ pub(crate) mod tests {
             (plain, 20, Rule::Caro, 7),
             (pooled, 20, Rule::Caro, 7),
             (both, 20, Rule::Caro, 7),
+            (threat, 15, Rule::Freestyle, 15),
+            (threat, 15, Rule::Freestyle, 7),
+            (layered_threat, 15, Rule::Freestyle, 7),
+            (threat, 5, Rule::Standard, 5),
         ] {
             for game in 0..4 {
                 let mut board = Board::new(size, size, rule).unwrap();

@@ -1,14 +1,15 @@
 //! The network kept up to date inside the board. For every cell on the board: the sum of its
 //! four lines' codebook rows (and, with the cell layer, its activations), and the activations'
-//! totals over the cells of each content (empty, black, white) where the value head reads a
-//! mean per content, else over the board. A stone changes the centre of its own cell and one
-//! line of each of the 32 cells within four steps of it along its lines, so a move re-sums and
-//! re-activates 33 cells. Taking it back copies those cells' saved sums back (with the cell
-//! layer, activating them again) and the totals (a frame per move, as the board keeps for its
-//! own scores), which reads no codebook row; without a frame it re-sums them in reverse, which
-//! the exact arithmetic also makes exact.
+//! totals over the cells of each of the value head's pools: the board, the cells of each
+//! content (empty, black, white), or those of each threat class, which depends on the cell's
+//! own four shapes only. A stone changes the centre of its own cell and one line of each of the
+//! 32 cells within four steps of it along its lines, so a move re-sums and re-activates 33
+//! cells. Taking it back copies those cells' saved sums back (with the cell layer, activating
+//! them again) and the totals (a frame per move, as the board keeps for its own scores), which
+//! reads no codebook row; without a frame it re-sums them in reverse, which the exact
+//! arithmetic also makes exact.
 
-use super::{ACTIVATION_ONE, CONTENTS, DIM, Mean, Network, Row, WALL, pool, pools};
+use super::{ACTIVATION_ONE, CONTENTS, DIM, MAX_POOLS, Mean, Network, Row, THREAT_POOLS, WALL, pool, pools_around};
 use crate::gomoku::types::{CELLS, Color};
 use crate::params::{self, Id};
 use crate::score::Score;
@@ -43,29 +44,34 @@ pub(crate) struct Relined {
     pub(crate) key: u32,
 }
 
-/// Calls the build of a method for this processor and network: `$avx2::<LAYER, CONTENT>` where
-/// the processor has AVX2, else the portable `$with::<false, LAYER, CONTENT>`, with LAYER whether
-/// the network has its cell layer and CONTENT whether its value head reads a mean per content.
+/// Calls the build of a method for this processor and network: `$avx2::<LAYER, POOLS>` where
+/// the processor has AVX2, else the portable `$with::<false, LAYER, POOLS>`, with LAYER whether
+/// the network has its cell layer and POOLS the number of its value head's pools, which says
+/// how it pools ([`pool`]).
 macro_rules! in_its_build {
     ($self:ident, $avx2:ident, $with:ident($($arg:expr),*)) => {{
-        let (layer, content) = ($self.network.cell_layer, $self.network.by_content);
+        let (layer, pools) = ($self.network.cell_layer, $self.network.pools());
         #[cfg(target_arch = "x86_64")]
         if $self.avx2 {
             // SAFETY: `avx2` is set only where the processor has AVX2.
             return unsafe {
-                match (layer, content) {
-                    (false, false) => $self.$avx2::<false, false>($($arg),*),
-                    (false, true) => $self.$avx2::<false, true>($($arg),*),
-                    (true, false) => $self.$avx2::<true, false>($($arg),*),
-                    (true, true) => $self.$avx2::<true, true>($($arg),*),
+                match (layer, pools) {
+                    (false, 1) => $self.$avx2::<false, 1>($($arg),*),
+                    (false, CONTENTS) => $self.$avx2::<false, CONTENTS>($($arg),*),
+                    (false, _) => $self.$avx2::<false, THREAT_POOLS>($($arg),*),
+                    (true, 1) => $self.$avx2::<true, 1>($($arg),*),
+                    (true, CONTENTS) => $self.$avx2::<true, CONTENTS>($($arg),*),
+                    (true, _) => $self.$avx2::<true, THREAT_POOLS>($($arg),*),
                 }
             };
         }
-        match (layer, content) {
-            (false, false) => $self.$with::<false, false, false>($($arg),*),
-            (false, true) => $self.$with::<false, false, true>($($arg),*),
-            (true, false) => $self.$with::<false, true, false>($($arg),*),
-            (true, true) => $self.$with::<false, true, true>($($arg),*),
+        match (layer, pools) {
+            (false, 1) => $self.$with::<false, false, 1>($($arg),*),
+            (false, CONTENTS) => $self.$with::<false, false, CONTENTS>($($arg),*),
+            (false, _) => $self.$with::<false, false, THREAT_POOLS>($($arg),*),
+            (true, 1) => $self.$with::<false, true, 1>($($arg),*),
+            (true, CONTENTS) => $self.$with::<false, true, CONTENTS>($($arg),*),
+            (true, _) => $self.$with::<false, true, THREAT_POOLS>($($arg),*),
         }
     }};
 }
@@ -85,9 +91,9 @@ pub(crate) struct Accumulator {
     /// By cell and direction: the shape whose row the cell's sum holds, so that a change looks
     /// up only the new one.
     shapes: Box<[[u16; 4]]>,
-    /// The sum of the activations of the cells of each content (empty, black, white) where
-    /// the value head reads a mean per content; else of all cells, in the first.
-    pooled: [[i32; DIM]; CONTENTS],
+    /// The sum of the activations of the cells of each of the value head's pools ([`pool`]),
+    /// in the first [`Network::pools`].
+    pooled: [[i32; DIM]; MAX_POOLS],
     /// Whether this processor runs the AVX2 build of the update, chosen once.
     avx2: bool,
     /// One frame per move made since the board last dropped its frames: where its cells start
@@ -128,7 +134,7 @@ impl Accumulator {
             sums: vec![Row::ZERO; CELLS].into_boxed_slice(),
             acts: vec![Row::ZERO; if network.cell_layer { CELLS } else { 0 }].into_boxed_slice(),
             shapes: vec![[0; 4]; CELLS].into_boxed_slice(),
-            pooled: [[0; DIM]; CONTENTS],
+            pooled: [[0; DIM]; MAX_POOLS],
             avx2: avx2(),
             frames: Vec::new(),
             saved_pools: Vec::new(),
@@ -147,7 +153,7 @@ impl Accumulator {
             shift(&mut sums, &self.network.codebook[usize::from(shape)], &Row::ZERO);
         }
         let acts = self.network.activation(&sums);
-        for (p, &h) in self.pooled[self.network.pool(centre)].iter_mut().zip(&acts.0) {
+        for (p, &h) in self.pooled[self.network.pool(centre, &self.shapes[i])].iter_mut().zip(&acts.0) {
             *p += i32::from(h);
         }
         self.sums[i] = sums;
@@ -191,14 +197,14 @@ impl Accumulator {
     /// [`Accumulator::restore_frame`] compiled for AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn restore_frame_avx2<const LAYER: bool, const CONTENT: bool>(&mut self) -> bool {
-        self.restore_frame_with::<true, LAYER, CONTENT>()
+    unsafe fn restore_frame_avx2<const LAYER: bool, const POOLS: usize>(&mut self) -> bool {
+        self.restore_frame_with::<true, LAYER, POOLS>()
     }
 
     /// The take-back, with AVX2's kernels where `AVX2`, for a network with its cell layer where
-    /// `LAYER` and a mean per content where `CONTENT`.
+    /// `LAYER` and `POOLS` pools.
     #[inline(always)]
-    fn restore_frame_with<const AVX2: bool, const LAYER: bool, const CONTENT: bool>(&mut self) -> bool {
+    fn restore_frame_with<const AVX2: bool, const LAYER: bool, const POOLS: usize>(&mut self) -> bool {
         let Some(first) = self.frames.pop() else { return false };
         self.scores = [None; 2];
         let network = self.network;
@@ -212,8 +218,8 @@ impl Accumulator {
             self.shapes[i] = old.shapes;
         }
         self.saved.truncate(first);
-        let pools_from = self.saved_pools.len() - pools::<CONTENT>();
-        self.pooled[..pools::<CONTENT>()].copy_from_slice(&self.saved_pools[pools_from..]);
+        let pools_from = self.saved_pools.len() - POOLS;
+        self.pooled[..POOLS].copy_from_slice(&self.saved_pools[pools_from..]);
         self.saved_pools.truncate(pools_from);
         true
     }
@@ -238,15 +244,14 @@ impl Accumulator {
     /// which have a kernel of their own ([`Accumulator::reline_all_avx2`]).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn update_avx2<const LAYER: bool, const CONTENT: bool>(&mut self, recoded: Recoded, relined: &[Relined]) {
-        self.update_with::<true, LAYER, CONTENT>(recoded, relined);
+    unsafe fn update_avx2<const LAYER: bool, const POOLS: usize>(&mut self, recoded: Recoded, relined: &[Relined]) {
+        self.update_with::<true, LAYER, POOLS>(recoded, relined);
     }
 
     /// The update, with AVX2's kernels where `AVX2`, which only [`Accumulator::update_avx2`]
-    /// sets, for a network with its cell layer where `LAYER` and a mean per content where
-    /// `CONTENT`.
+    /// sets, for a network with its cell layer where `LAYER` and `POOLS` pools.
     #[inline(always)]
-    fn update_with<const AVX2: bool, const LAYER: bool, const CONTENT: bool>(
+    fn update_with<const AVX2: bool, const LAYER: bool, const POOLS: usize>(
         &mut self,
         recoded: Recoded,
         relined: &[Relined],
@@ -257,11 +262,12 @@ impl Accumulator {
         if framed {
             self.saved.push(Saved { sums: self.sums[i].0, index: i as u16, shapes: self.shapes[i] });
         }
-        let mut total = [[0; DIM]; CONTENTS];
+        let network = self.network;
+        let mut total = [[0; DIM]; POOLS];
         // The cell leaves the pool of what it held (none, if it was walled).
         if was != WALL as u8 {
             let before = self.activations::<LAYER>(i);
-            for (t, &h) in total[pool::<CONTENT>(was)].iter_mut().zip(&before.0) {
+            for (t, &h) in total[pool::<POOLS>(network, was, &self.shapes[i])].iter_mut().zip(&before.0) {
                 *t -= i32::from(h);
             }
         }
@@ -272,12 +278,12 @@ impl Accumulator {
                 self.reshape(i, d, centre, key);
             }
             let acts = self.activate::<AVX2, LAYER>(i);
-            for (t, &h) in total[pool::<CONTENT>(centre)].iter_mut().zip(&acts.0) {
+            for (t, &h) in total[pool::<POOLS>(network, centre, &self.shapes[i])].iter_mut().zip(&acts.0) {
                 *t += i32::from(h);
             }
         }
-        self.reline_all::<AVX2, LAYER, CONTENT>(relined, framed, &mut total);
-        for (pool, change) in self.pooled.iter_mut().zip(&total).take(pools::<CONTENT>()) {
+        self.reline_all::<AVX2, LAYER, POOLS>(relined, framed, &mut total);
+        for (pool, change) in self.pooled.iter_mut().zip(&total) {
             for (p, t) in pool.iter_mut().zip(change) {
                 *p += t;
             }
@@ -299,17 +305,17 @@ impl Accumulator {
     /// of their activations goes into `total`, by the cells' pool. Where `framed`, the cells
     /// as they were are saved first.
     #[inline(always)]
-    fn reline_all<const AVX2: bool, const LAYER: bool, const CONTENT: bool>(
+    fn reline_all<const AVX2: bool, const LAYER: bool, const POOLS: usize>(
         &mut self,
         relined: &[Relined],
         framed: bool,
-        total: &mut [[i32; DIM]; CONTENTS],
+        total: &mut [[i32; DIM]; POOLS],
     ) {
         #[cfg(target_arch = "x86_64")]
         if AVX2 && !LAYER {
             // SAFETY: `AVX2` is set only inside code built for AVX2, called where the
             // processor has it.
-            return unsafe { self.reline_all_avx2::<CONTENT>(relined, framed, total) };
+            return unsafe { self.reline_all_avx2::<POOLS>(relined, framed, total) };
         }
         if framed {
             let (sums, shapes) = (&self.sums, &self.shapes);
@@ -319,11 +325,11 @@ impl Accumulator {
             }));
         }
         for lines in relined.chunks(Change::CELLS) {
-            let mut changes = [Change::ZERO, Change::ZERO, Change::ZERO];
+            let mut changes = [Change::ZERO; POOLS];
             for line in lines {
-                self.reline::<AVX2, LAYER>(line, &mut changes[pool::<CONTENT>(line.centre)]);
+                self.reline::<AVX2, LAYER, POOLS>(line, &mut changes);
             }
-            for (change, pool) in changes.iter().zip(total.iter_mut()).take(pools::<CONTENT>()) {
+            for (change, pool) in changes.iter().zip(total.iter_mut()) {
                 change.add_to(pool);
             }
         }
@@ -337,11 +343,11 @@ impl Accumulator {
     /// The processor must have AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn reline_all_avx2<const CONTENT: bool>(
+    unsafe fn reline_all_avx2<const POOLS: usize>(
         &mut self,
         relined: &[Relined],
         framed: bool,
-        total: &mut [[i32; DIM]; CONTENTS],
+        total: &mut [[i32; DIM]; POOLS],
     ) {
         use std::arch::x86_64::*;
         debug_assert!(!self.network.cell_layer);
@@ -354,14 +360,17 @@ impl Accumulator {
         let mut saving: *mut Saved = self.saved.spare_capacity_mut().as_mut_ptr().cast();
         for lines in relined.chunks(Change::CELLS) {
             // By pool, the low and high halves of the activations' change.
-            let mut changes = [[zero; 2]; CONTENTS];
+            let mut changes = [[zero; 2]; POOLS];
             for line in lines {
                 let cell = usize::from(line.cell);
                 let new = network.shape(network_key(line.centre, line.key));
                 let shapes = &mut self.shapes[cell];
                 let shapes_before = *shapes;
                 // Directions are 0 to 3: masked, they need no bounds check.
-                let old = std::mem::replace(&mut shapes[usize::from(line.direction) % 4], new);
+                let direction = usize::from(line.direction) % 4;
+                let old = std::mem::replace(&mut shapes[direction], new);
+                let (pool_before, pool_after) =
+                    pools_around::<POOLS>(network, line.centre, &shapes_before, direction, new);
                 let plus: *const __m256i = network.codebook[usize::from(new)].0.as_ptr().cast();
                 let minus: *const __m256i = network.codebook[usize::from(old)].0.as_ptr().cast();
                 let sums: *mut __m256i = self.sums[cell].0.as_mut_ptr().cast();
@@ -385,14 +394,23 @@ impl Accumulator {
                         _mm256_load_si256(minus.add(1)),
                     );
                     let clip = |half| _mm256_min_epi16(_mm256_max_epi16(half, zero), one);
-                    let [low, high] = &mut changes[pool::<CONTENT>(line.centre)];
-                    *low = _mm256_add_epi16(*low, _mm256_sub_epi16(clip(sum_low), clip(was_low)));
-                    *high = _mm256_add_epi16(*high, _mm256_sub_epi16(clip(sum_high), clip(was_high)));
+                    if pool_before == pool_after {
+                        let [low, high] = &mut changes[pool_after];
+                        *low = _mm256_add_epi16(*low, _mm256_sub_epi16(clip(sum_low), clip(was_low)));
+                        *high = _mm256_add_epi16(*high, _mm256_sub_epi16(clip(sum_high), clip(was_high)));
+                    } else {
+                        let [low, high] = &mut changes[pool_before];
+                        *low = _mm256_sub_epi16(*low, clip(was_low));
+                        *high = _mm256_sub_epi16(*high, clip(was_high));
+                        let [low, high] = &mut changes[pool_after];
+                        *low = _mm256_add_epi16(*low, clip(sum_low));
+                        *high = _mm256_add_epi16(*high, clip(sum_high));
+                    }
                     _mm256_store_si256(sums, sum_low);
                     _mm256_store_si256(sums.add(1), sum_high);
                 }
             }
-            for ([low, high], pool) in changes.iter().zip(total.iter_mut()).take(pools::<CONTENT>()) {
+            for ([low, high], pool) in changes.iter().zip(total.iter_mut()) {
                 let mut change = Change::ZERO;
                 // SAFETY: the change is 64 bytes: two unaligned halves.
                 unsafe {
@@ -410,31 +428,40 @@ impl Accumulator {
 
     /// Cell `line.cell`'s shape in direction `line.direction` becomes that of `line.key`: its
     /// sums move by the two rows' difference and its activations follow, their change going
-    /// into `change`. Without the cell layer, one pass over the numbers does both.
+    /// into `changes` by the cell's pool, or, where its threat class changed, leaving the old
+    /// pool and joining the new.
     #[inline(always)]
-    fn reline<const AVX2: bool, const LAYER: bool>(&mut self, line: &Relined, change: &mut Change) {
+    fn reline<const AVX2: bool, const LAYER: bool, const POOLS: usize>(
+        &mut self,
+        line: &Relined,
+        changes: &mut [Change; POOLS],
+    ) {
         let network = self.network;
         let cell = usize::from(line.cell);
         let new = network.shape(network_key(line.centre, line.key));
-        let old = std::mem::replace(&mut self.shapes[cell][usize::from(line.direction)], new);
+        let direction = usize::from(line.direction) % 4;
+        let (pool_before, pool_after) = pools_around::<POOLS>(network, line.centre, &self.shapes[cell], direction, new);
+        let old = std::mem::replace(&mut self.shapes[cell][direction], new);
         // Copies in and out, so that the compiler need not fear the rows overlap.
         let (plus, minus) = (network.codebook[usize::from(new)], network.codebook[usize::from(old)]);
+        let before = self.activations::<LAYER>(cell);
         let mut sums = self.sums[cell];
+        shift(&mut sums, &plus, &minus);
+        let after = network.activate::<AVX2, LAYER>(&sums);
         if LAYER {
-            shift(&mut sums, &plus, &minus);
-            let acts = network.activate::<AVX2, LAYER>(&sums);
-            for j in 0..DIM {
-                change.0[j] += acts.0[j] - self.acts[cell].0[j];
-            }
-            self.acts[cell] = acts;
-        } else {
-            for j in 0..DIM {
-                let before = sums.0[j].clamp(0, ACTIVATION_ONE);
-                sums.0[j] = sums.0[j].wrapping_add(plus.0[j]).wrapping_sub(minus.0[j]);
-                change.0[j] += sums.0[j].clamp(0, ACTIVATION_ONE) - before;
-            }
+            self.acts[cell] = after;
         }
         self.sums[cell] = sums;
+        if pool_before == pool_after {
+            for j in 0..DIM {
+                changes[pool_after].0[j] += after.0[j] - before.0[j];
+            }
+        } else {
+            for j in 0..DIM {
+                changes[pool_before].0[j] -= before.0[j];
+                changes[pool_after].0[j] += after.0[j];
+            }
+        }
     }
 
     /// Clears a cell that has been walled, which its update has taken out of its pool, for a
@@ -503,7 +530,8 @@ impl Accumulator {
 }
 
 /// The change of the activations of up to [`Change::CELLS`] cells, summed in 16 bits: each
-/// cell's change lies within plus or minus the activation 1.0, so 32 of them still fit.
+/// cell's change to a pool lies within plus or minus the activation 1.0, so 32 of them still
+/// fit.
 struct Change([i16; DIM]);
 
 impl Change {

@@ -25,6 +25,15 @@ const VERSIONS: [u8; 2] = [2, 3];
 /// What a cell holds, the value head's pools when it reads a mean per content: empty, black,
 /// white (the network's cell codes).
 const CONTENTS: usize = 3;
+/// Threat levels of a colour at an empty cell (MODEL.md step 3): under three, three, four or five.
+const LEVELS: usize = 3;
+/// The threat classes: an empty cell's by both colours' levels, then black and white stones.
+const THREAT_POOLS: usize = LEVELS * LEVELS + 2;
+/// The most pools a value head reads.
+const MAX_POOLS: usize = THREAT_POOLS;
+/// The value head's pools by its pooling, byte 20 of the file (MODEL.md): one mean over the
+/// board, a mean per cell content, a mean per threat class.
+const POOLS_BY_POOLING: [usize; 3] = [1, CONTENTS, THREAT_POOLS];
 const HEADER_BYTES: usize = 32;
 /// Activation 1.0 as an integer.
 const ACTIVATION_ONE: i16 = 1023;
@@ -49,13 +58,13 @@ impl Row {
 
 pub struct Network {
     cell_layer: bool,
-    /// Whether the value head reads a mean per cell content ([`CONTENTS`]) rather than one
-    /// over the board.
-    by_content: bool,
     /// Engine score units per value logit.
     score_scale: f32,
     /// Shape number of every 18-bit key whose centre is on the board ([`shape_numbers`]).
     shape_of_key: Box<[u16; KEY_SPACE]>,
+    /// By shape number, its centre's threat levels where empty ([`threat_code`]); sized for
+    /// every `u16`, so that a shape number needs no bounds check.
+    threat_of_shape: Box<[u8; 1 << 16]>,
     codebook: Vec<Row>,
     bias0: Row,
     cell: Layer,
@@ -163,7 +172,7 @@ fn valid(key: u32) -> bool {
 /// keys, as the trainer numbers them; any other key whose centre is on the board has the number
 /// of its [`walled_beyond`] form, so that a line key read with walls inside it (Yixin's blocked
 /// points) needs no cleaning first.
-fn shape_numbers() -> (Box<[u16; KEY_SPACE]>, usize) {
+fn shape_numbers() -> (Box<[u16; KEY_SPACE]>, Vec<u32>) {
     let canonical = |key: u32| key.min(mirror(key));
     let mut shapes: Vec<u32> = (0..KEY_SPACE as u32).filter(|&key| valid(key)).map(canonical).collect();
     shapes.sort_unstable();
@@ -173,22 +182,70 @@ fn shape_numbers() -> (Box<[u16; KEY_SPACE]>, usize) {
         let shape = shapes.binary_search(&canonical(walled_beyond(key))).expect("a valid key's shape");
         table[key as usize] = shape as u16;
     }
-    (table.into_boxed_slice().try_into().expect("a table of every key"), shapes.len())
+    (table.into_boxed_slice().try_into().expect("a table of every key"), shapes)
 }
+
+/// The threat levels of a key's centre, where empty, for each colour: the most stones of that
+/// colour that a stone of it there makes in a five-cell window through the centre holding no
+/// wall and no stone of the other colour, as a level (0 under three, 1 three, 2 four or five).
+/// Coded so that the levels of a cell's four lines combine by OR into the most of each: black's
+/// in bits 0-1 and white's in bits 2-3, level 1 as 0b01 and 2 as 0b11.
+fn threat_code(key: u32) -> u8 {
+    if key >> 16 != 0 {
+        return 0;
+    }
+    let mut line = [0; 9];
+    for (slot, offset) in OFFSETS.iter().enumerate() {
+        line[(offset + 4) as usize] = (key >> (2 * slot)) & 3;
+    }
+    let mut code = 0;
+    for (colour, bits) in [(1, 0), (2, 2)] {
+        line[4] = colour;
+        let most = line
+            .windows(5)
+            .filter(|window| window.iter().all(|&c| c == 0 || c == colour))
+            .map(|window| window.iter().filter(|&&c| c == colour).count())
+            .max()
+            .unwrap_or(0);
+        let level = most.saturating_sub(2).min(LEVELS - 1);
+        code |= ((1_u8 << level) - 1) << bits;
+    }
+    code
+}
+
+/// The threat class (pool) of an empty cell whose four lines' codes OR to `code`
+/// ([`threat_code`]): 3 x black's level + white's.
+#[inline(always)]
+fn threat_class(code: u8) -> usize {
+    usize::from(THREAT_CLASSES[usize::from(code & 15)])
+}
+
+/// [`threat_class`] by code, a table: counting bits is a dozen instructions where the
+/// processor's count is not assumed.
+const THREAT_CLASSES: [u8; 16] = {
+    let mut classes = [0; 16];
+    let mut code = 0;
+    while code < 16 {
+        classes[code] = (LEVELS as u32 * (code as u32 & 3).count_ones() + (code as u32 >> 2 & 3).count_ones()) as u8;
+        code += 1;
+    }
+    classes
+};
 
 impl Network {
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         let header = bytes.get(..HEADER_BYTES).ok_or("the network file is cut short")?;
-        if &header[..4] != MAGIC || !VERSIONS.contains(&header[4]) || header[20] > 1 {
+        if &header[..4] != MAGIC || !VERSIONS.contains(&header[4]) || usize::from(header[20]) >= POOLS_BY_POOLING.len()
+        {
             return Err("not a network file of version 2 or 3 (scripts/learn/MODEL.md)".to_string());
         }
         let cell_layer = header[5] == 1;
-        let by_content = header[20] == 1;
         let dim = usize::from(u16::from_le_bytes([header[8], header[9]]));
         let hidden = usize::from(u16::from_le_bytes([header[10], header[11]]));
         let score_scale = f32::from_le_bytes([header[12], header[13], header[14], header[15]]);
         let shapes = u32::from_le_bytes([header[16], header[17], header[18], header[19]]) as usize;
-        let (shape_of_key, expected) = shape_numbers();
+        let (shape_of_key, keys) = shape_numbers();
+        let expected = keys.len();
         if shapes != expected || dim != DIM || hidden != DIM {
             return Err(format!(
                 "{shapes} shapes of {dim} numbers, hidden {hidden}: the engine takes {expected} shapes of {DIM}, hidden {DIM}"
@@ -201,7 +258,7 @@ impl Network {
         let codebook = reader.rows(shapes)?;
         let bias0 = reader.rows(1)?[0];
         let cell = reader.layers(1, 1, 0)?.remove(0).remove(0);
-        let pools = if by_content { CONTENTS } else { 1 };
+        let pools = POOLS_BY_POOLING[usize::from(header[20])];
         let v1: [Vec<Layer>; 2] = reader.layers(2, pools, POOL_SHIFT)?.try_into().unwrap_or_else(|_| unreachable!());
         let v2_w = reader.rows(2)?;
         let v2_b = reader.i32s(2)?;
@@ -213,9 +270,15 @@ impl Network {
         let head = |v1, side: usize| Head { v1, v2_w: v2_w[side], v2_b: v2_b[side], p_w: p_w[side] };
         let network = Network {
             cell_layer,
-            by_content,
             score_scale,
             shape_of_key,
+            threat_of_shape: {
+                let mut codes = Box::new([0; 1 << 16]);
+                for (code, key) in codes.iter_mut().zip(keys) {
+                    *code = threat_code(key);
+                }
+                codes
+            },
             codebook,
             bias0,
             cell,
@@ -254,20 +317,33 @@ impl Network {
         self
     }
 
-    /// The network with a value head that reads a mean per cell content: its own first layer
-    /// for the empty cells, small pseudo-random ones for the stones of each colour, so that
-    /// tests cover the pools whichever form the embedded network has.
+    /// The network with a value head that reads a mean per cell content, as
+    /// [`Network::with_test_pools`].
     #[cfg(test)]
-    pub(crate) fn with_test_content_pools(mut self) -> Network {
-        let mut next = test_weights(0x9E6C_63D0_676A_9A99);
+    pub(crate) fn with_test_content_pools(self) -> Network {
+        self.with_test_pools(CONTENTS, 0x9E6C_63D0_676A_9A99)
+    }
+
+    /// The network with a value head that reads a mean per threat class, as
+    /// [`Network::with_test_pools`].
+    #[cfg(test)]
+    pub(crate) fn with_test_threat_pools(self) -> Network {
+        self.with_test_pools(THREAT_POOLS, 0x5851_F42D_4C95_7F2D)
+    }
+
+    /// The network with a value head that reads `pools` means: its own first layer for the
+    /// first pool, small pseudo-random ones from `seed` for the others, so that tests cover the
+    /// pools whichever form the embedded network has.
+    #[cfg(test)]
+    fn with_test_pools(mut self, pools: usize, seed: u64) -> Network {
+        let mut next = test_weights(seed);
         for head in &mut self.heads {
             head.v1.truncate(1);
-            for _ in 1..CONTENTS {
+            for _ in 1..pools {
                 let rows: Vec<Row> = (0..DIM).map(|_| Row(std::array::from_fn(|_| next()))).collect();
                 head.v1.push(Layer { w: paired(&rows), b: [0; DIM] });
             }
         }
-        self.by_content = true;
         self.check_ranges().expect("small weights");
         self
     }
@@ -294,10 +370,6 @@ impl Network {
         self.shape_of_key[key as usize % KEY_SPACE]
     }
 
-    fn row(&self, key: u32) -> &Row {
-        &self.codebook[usize::from(self.shape(key))]
-    }
-
     /// A cell's activations from its sums, with the portable arithmetic.
     fn activation(&self, sums: &Row) -> Row {
         if self.cell_layer { self.activate::<false, true>(sums) } else { self.activate::<false, false>(sums) }
@@ -321,15 +393,19 @@ impl Network {
         Row(totals.map(|total| (total >> WEIGHT_SHIFT).clamp(0, i32::from(ACTIVATION_ONE)) as i16))
     }
 
-    /// The value head's pools: one a cell content where it reads a mean per content, else
-    /// one for the whole board.
+    /// The number of the value head's pools: one, one a cell content, or one a threat class.
     fn pools(&self) -> usize {
-        if self.by_content { pools::<true>() } else { pools::<false>() }
+        self.heads[0].v1.len()
     }
 
-    /// The pool of a cell of code `code` (not a wall), as [`pool`] for this network.
-    fn pool(&self, code: u8) -> usize {
-        if self.by_content { pool::<true>(code) } else { pool::<false>(code) }
+    /// The pool of a cell of code `code` (not a wall) and shapes `shapes`, as [`pool`] for
+    /// this network.
+    fn pool(&self, code: u8, shapes: &[u16; 4]) -> usize {
+        match self.pools() {
+            1 => pool::<1>(self, code, shapes),
+            CONTENTS => pool::<CONTENTS>(self, code, shapes),
+            _ => pool::<THREAT_POOLS>(self, code, shapes),
+        }
     }
 
     /// The value logit for `side` to move of a board whose cells' activations sum to `pools`,
@@ -400,12 +476,13 @@ impl Network {
         }
     }
 
-    /// The activations of the cell at `x`, `y`, of code `centre` (not a wall), read off the
-    /// board.
-    fn cell(&self, board: &Board, x: isize, y: isize, centre: u32) -> Row {
+    /// The activations and the shapes of the cell at `x`, `y`, of code `centre` (not a wall),
+    /// read off the board.
+    fn cell(&self, board: &Board, x: isize, y: isize, centre: u32) -> (Row, [u16; 4]) {
         debug_assert_ne!(centre, WALL);
         let mut sums = self.bias0;
-        for (dx, dy) in DIRECTIONS {
+        let mut shapes = [0; 4];
+        for (d, (dx, dy)) in DIRECTIONS.into_iter().enumerate() {
             let mut key = centre << 16;
             // Each side read outwards from the centre: past a wall, everything reads as one.
             for side_slots in [[3, 2, 1, 0], [4, 5, 6, 7]] {
@@ -418,17 +495,18 @@ impl Network {
                     key |= code << (2 * slot);
                 }
             }
-            for (s, &c) in sums.0.iter_mut().zip(&self.row(key).0) {
+            shapes[d] = self.shape(key);
+            for (s, &c) in sums.0.iter_mut().zip(&self.codebook[usize::from(shapes[d])].0) {
                 *s += c;
             }
         }
-        self.activation(&sums)
+        (self.activation(&sums), shapes)
     }
 
     /// The value and policy of `board` for its side to move, from scratch.
     pub fn evaluate(&self, board: &Board) -> Evaluation {
         let side = board.side_to_move();
-        let mut pooled = [[0_i32; DIM]; CONTENTS];
+        let mut pooled = [[0_i32; DIM]; MAX_POOLS];
         let mut policy = Vec::new();
         for y in 0..board.height() {
             for x in 0..board.width() {
@@ -436,8 +514,8 @@ impl Network {
                 if content == WALL {
                     continue;
                 }
-                let acts = self.cell(board, x as isize, y as isize, content);
-                for (p, &h) in pooled[self.pool(content as u8)].iter_mut().zip(&acts.0) {
+                let (acts, shapes) = self.cell(board, x as isize, y as isize, content);
+                for (p, &h) in pooled[self.pool(content as u8, &shapes)].iter_mut().zip(&acts.0) {
                     *p += i32::from(h);
                 }
                 let mv = Move::new(x, y).expect("a cell of the board");
@@ -451,16 +529,46 @@ impl Network {
     }
 }
 
-/// The pool of a cell of code `code` (not a wall): its content where the value head reads a
-/// mean per content (`CONTENT`), else the board's one.
+/// The pools of a cell of code `code` (not a wall) for `network`, as [`pool`], before and after
+/// its shape in direction `d` went from `shapes[d]` to `new`: for a threat class, five look-ups
+/// where two calls of [`pool`] make eight.
 #[inline(always)]
-fn pool<const CONTENT: bool>(code: u8) -> usize {
-    if CONTENT { usize::from(code) % CONTENTS } else { 0 }
+fn pools_around<const POOLS: usize>(
+    network: &Network,
+    code: u8,
+    shapes: &[u16; 4],
+    d: usize,
+    new: u16,
+) -> (usize, usize) {
+    if POOLS != THREAT_POOLS || code != 0 {
+        let pool = pool::<POOLS>(network, code, shapes);
+        return (pool, pool);
+    }
+    // The four lines' codes a byte each, OR-ed together by folding the word.
+    let codes = u32::from_le_bytes(shapes.map(|shape| network.threat_of_shape[usize::from(shape)]));
+    let fold = |word: u32| {
+        let half = word | word >> 16;
+        (half | half >> 8) as u8
+    };
+    let after = fold(codes & !(0xFF << (8 * (d % 4)))) | network.threat_of_shape[usize::from(new)];
+    (threat_class(fold(codes)), threat_class(after))
 }
 
-/// The pools in use: [`CONTENTS`] where the value head reads a mean per content, else one.
-const fn pools<const CONTENT: bool>() -> usize {
-    if CONTENT { CONTENTS } else { 1 }
+/// The pool of a cell of code `code` (not a wall) and shapes `shapes` for `network`, whose
+/// value head reads `POOLS` pools: with one, the board's; with [`CONTENTS`], its content; with
+/// [`THREAT_POOLS`], its threat class, an empty cell's by its lines' threat levels
+/// ([`threat_class`]) and a stone's by its colour after those.
+#[inline(always)]
+fn pool<const POOLS: usize>(network: &Network, code: u8, shapes: &[u16; 4]) -> usize {
+    match POOLS {
+        1 => 0,
+        CONTENTS => usize::from(code) % CONTENTS,
+        _ if code == 0 => {
+            let code = shapes.iter().fold(0, |code, &shape| code | network.threat_of_shape[usize::from(shape)]);
+            threat_class(code)
+        }
+        _ => (usize::from(code) + LEVELS * LEVELS - 1) % THREAT_POOLS,
+    }
 }
 
 /// `policy` (a policy logit, or a difference of two) in units of `per_logit` to a logit. A logit
@@ -676,6 +784,10 @@ impl Head {
         unsafe {
             let mut lanes = load_lanes(&self.v1[0].b);
             for (layer, pool) in self.v1.iter().zip(pools) {
+                // Threat classes are often empty, and an empty pool adds nothing.
+                if pools.len() == THREAT_POOLS && pool.iter().all(|&p| p == 0) {
+                    continue;
+                }
                 layer.add_avx2(&mean.of_avx2(pool), &mut lanes);
             }
             let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi32(i32::from(ACTIVATION_ONE)));
@@ -752,8 +864,8 @@ mod tests {
 
     #[test]
     fn shapes_are_numbered_as_the_trainer_numbers_them() {
-        let (table, shapes) = shape_numbers();
-        assert_eq!(shapes, 22_143);
+        let (table, keys) = shape_numbers();
+        assert_eq!(keys.len(), 22_143);
         assert_eq!((0..KEY_SPACE as u32).filter(|&key| valid(key)).count(), 3 * 121 * 121);
         assert_eq!(table.iter().filter(|&&n| n != NO_SHAPE).count(), 3 << 16);
         // The empty line is the smallest key; a line and its mirror share a number.
@@ -767,9 +879,31 @@ mod tests {
         assert_eq!(table[(WALL << 16) as usize], NO_SHAPE);
     }
 
+    #[test]
+    fn threat_levels_read_the_five_cell_windows_through_the_centre() {
+        // Slots 0..=3 are the cells 4..1 before the centre, 4..=7 those 1..4 after it.
+        let key = |cells: &[(usize, u32)]| cells.iter().fold(0, |key, &(slot, code)| key | code << (2 * slot));
+        let levels = |key| {
+            let code = threat_code(key);
+            ((code & 3).count_ones(), (code >> 2 & 3).count_ones())
+        };
+        assert_eq!(levels(0), (0, 0));
+        // Black on -1 and -2: a black stone makes three; white has room for two only.
+        assert_eq!(levels(key(&[(3, 1), (2, 1)])), (1, 0));
+        // Black on -1, -2, -3: four; with white on +1 and -4 no window is clean for black.
+        assert_eq!(levels(key(&[(3, 1), (2, 1), (1, 1)])), (2, 0));
+        assert_eq!(levels(key(&[(3, 1), (2, 1), (1, 1), (0, 2), (4, 2)])), (0, 0));
+        // White on +1, +2, +3, +4: five for white; a wall at -1 leaves room only after it.
+        assert_eq!(levels(key(&[(4, 2), (5, 2), (6, 2), (7, 2), (3, WALL)])), (0, 2));
+        // A stone's own key has no levels.
+        assert_eq!(threat_code(1 << 16 | key(&[(3, 1), (2, 1)])), 0);
+        // A line's levels combine with another's by OR into the most of each colour.
+        assert_eq!(threat_class(threat_code(key(&[(3, 1), (2, 1)])) | threat_code(key(&[(4, 2), (5, 2), (6, 2)]))), 5);
+    }
+
     /// A network whose every codebook entry is 1.
     fn ones_network() -> Network {
-        let (_, shapes) = shape_numbers();
+        let shapes = shape_numbers().1.len();
         let mut bytes = Vec::from(*MAGIC);
         bytes.extend([3, 1, 0, 15]);
         bytes.extend((DIM as u16).to_le_bytes());
@@ -831,18 +965,23 @@ mod tests {
     fn the_value_head_s_avx2_form_gives_the_portable_number() {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
-            let network = embedded().with_test_content_pools();
             let mut next = test_weights(0x5851_F42D_4C95_7F2D);
-            for cells in [25, 225, 1024] {
-                let mean = Mean::of_cells(cells);
-                for _ in 0..50 {
-                    // Each pool at most a third of the board's activations 1.0 (1023 a cell).
-                    let pools: Vec<[i32; DIM]> = (0..CONTENTS)
-                        .map(|_| std::array::from_fn(|_| i32::from(next()).abs() * 1023 / 128 * cells as i32 / 3))
-                        .collect();
-                    for head in &network.heads {
-                        // SAFETY: the processor has AVX2.
-                        assert_eq!(unsafe { head.value_avx2(&pools, mean) }, head.value(&pools, mean));
+            for network in [embedded().with_test_content_pools(), embedded().with_test_threat_pools()] {
+                for cells in [25, 225, 1024] {
+                    let mean = Mean::of_cells(cells);
+                    for _ in 0..50 {
+                        // Each pool at most its share of the board's activations 1.0 (1023 a cell).
+                        let pools: Vec<[i32; DIM]> = (0..network.pools())
+                            .map(|_| {
+                                std::array::from_fn(|_| {
+                                    i32::from(next()).abs() * 1023 / 128 * cells as i32 / network.pools() as i32
+                                })
+                            })
+                            .collect();
+                        for head in &network.heads {
+                            // SAFETY: the processor has AVX2.
+                            assert_eq!(unsafe { head.value_avx2(&pools, mean) }, head.value(&pools, mean));
+                        }
                     }
                 }
             }
