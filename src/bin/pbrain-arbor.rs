@@ -105,7 +105,7 @@ fn main() -> ExitCode {
         }
     };
     if let Err(message) = network::choose(options.network.as_deref()) {
-        eprintln!("pbrain-arbor: --network {message}");
+        eprintln!("pbrain-arbor: {message}");
         return ExitCode::from(2);
     }
     arbor::gomoku::build_tables();

@@ -86,7 +86,7 @@ fn main() -> ExitCode {
 }
 
 fn run_bench(depth: Option<u32>, threads: usize, network: Option<&str>) -> Result<(), String> {
-    network::choose(network).map_err(|e| format!("--network {e}"))?;
+    network::choose(network)?;
     let mut engine = Engine::new(DEFAULT_HASH_MB, threads);
     let depth = depth.unwrap_or(DEFAULT_BENCH_DEPTH);
     let summary = bench::run(&mut engine, &gomoku::bench::positions(), depth, |line| println!("{line}"));
@@ -132,7 +132,7 @@ fn run_play(game: PlayGame, options: &GameOptions) -> Result<(), String> {
             terminal::play(&mut engine, start, play_options, stdin, stdout)
         }
         PlayGame::Gomoku => {
-            network::choose(options.network.as_deref()).map_err(|e| format!("--network {e}"))?;
+            network::choose(options.network.as_deref())?;
             gomoku::build_tables();
             let (width, height) = options.size.unwrap_or((15, 15));
             let board = Board::new(width, height, options.rule).map_err(|e| e.to_string())?;
@@ -252,7 +252,7 @@ fn run_amazons_selfplay(options: &Selfplay) -> Result<(), String> {
 
 fn run_selfplay(options: &Selfplay) -> Result<(), String> {
     let (threads, max_moves) = (options.threads, options.max_moves);
-    network::choose(options.network.as_deref()).map_err(|e| format!("--network {e}"))?;
+    network::choose(options.network.as_deref())?;
     let mut board = board_from_notation(options.size, options.rule, &options.opening)?;
     let mut engine = Engine::new(DEFAULT_HASH_MB, threads);
     let stop = AtomicBool::new(false);

@@ -836,12 +836,10 @@ pub fn from_option(value: &str) -> Result<Option<Network>, String> {
 pub const DEFAULT: &str = "embedded";
 
 /// Plays with what `--network` named, or with [`DEFAULT`] when it named nothing; `none` keeps
-/// the classical evaluation. Once a process, as [`play_with`].
+/// the classical evaluation. Once a process, as [`play_with`]. An error names the option.
 pub fn choose(option: Option<&str>) -> Result<(), String> {
-    match from_option(option.unwrap_or(DEFAULT))? {
-        Some(network) => play_with(network),
-        None => Ok(()),
-    }
+    let chosen = from_option(option.unwrap_or(DEFAULT)).and_then(|network| network.map_or(Ok(()), play_with));
+    chosen.map_err(|e| format!("--network {e}"))
 }
 
 static PLAYING: OnceLock<&'static Network> = OnceLock::new();
