@@ -10,8 +10,8 @@ deduplicates and splits the positions is the same for a board's eight images, an
 position is trained on under any symmetry; the network is exactly
 symmetric (the value of a board and of its seven images agree, the policy moves with them), which
 holds only if every line shape and its mirror image share one codebook entry, in every form (with
-the per-cell layer, without, and with the value read as a mean per cell content or per threat
-class); and two epochs of
+the per-cell layer, without, and with the value read as a mean per cell content, per threat
+class or per four class); and two epochs of
 training lower the held-out policy loss and write the history, its plot and the weights; the
 classical scores data.py adds are the same for a board's eight images (train.py --mix sees
 each batch under one of them), two epochs of --mix training lower the mix's held-out value loss,
@@ -22,7 +22,8 @@ the same file, the integer network's value stays close to the float one's, and
 the engine's reading of the file (`arbor evaluate --network`) computes exactly the integer
 reference's values and best cells, for the network with its per-cell layer, without it, the
 --mix run's, whose value reads a mean per cell content (--pool content), and that one read by
-threat class (--pool threat), each class's weights made different.
+threat class (--pool threat) and by four class (--pool fours), each class's weights made
+different.
 
 Run with the trainer's environment:  target/learn-venv/bin/python tests/learn_pipeline.py ARBOR
 """
@@ -47,13 +48,13 @@ import train  # noqa: E402
 
 def symmetric_model_checks(boards, sides):
     """Whether every form of the network (with and without the per-cell layer, the value read
-    as one mean, a mean per cell content or a mean per threat class) gives the same value for a
-    board and its seven images, and a policy that moves with them."""
+    as one mean, a mean per cell content, per threat class or per four class) gives the same
+    value for a board and its seven images, and a policy that moves with them."""
     import jax
     import jax.numpy as jnp
     table, shapes = train.shape_index_table()
     same_value, same_policy = True, True
-    for cell_layer, pool in ((True, "board"), (False, "board"), (False, "content"), (False, "threat")):
+    for cell_layer, pool in ((True, "board"), (False, "board"), (False, "content"), (False, "threat"), (False, "fours")):
         forward, init = train.make_model(jax, jnp, table, cell_layer, pool)
         params = init(jax.random.PRNGKey(3), shapes, 8)
         params["codebook"] = params["codebook"] * 5            # large enough for every clip to matter
@@ -141,27 +142,31 @@ def main():
         pooled_back = export.read(folder / "pooled.arbn")
         export.write(folder / "again.arbn", *export.quantise(pooled_back), pooled_back)
         read_back &= (folder / "again.arbn").read_bytes() == (folder / "pooled.arbn").read_bytes()
-        # The content-pooled network read by threat class, every class's first layer its own.
+        # The content-pooled network read by threat class and by four class, every class's
+        # first layer its own.
         empty_w, black_w, white_w = np.split(pooled["v1_w"], 3, axis=1)
         noise = np.random.default_rng(5)
-        threat = pooled | {"v1_w": np.concatenate(
-            [empty_w + noise.normal(0, 0.05, empty_w.shape) for _ in range(train.LEVELS ** 2)] + [black_w, white_w],
-            axis=1)}
-        export.write(folder / "threat.arbn", *export.quantise(threat), threat)
-        threat_back = export.read(folder / "threat.arbn")
-        export.write(folder / "again.arbn", *export.quantise(threat_back), threat_back)
-        read_back &= (folder / "again.arbn").read_bytes() == (folder / "threat.arbn").read_bytes()
+        by_class = {}
+        for pool in ("threat", "fours"):
+            by_class[pool] = pooled | {"v1_w": np.concatenate(
+                [empty_w + noise.normal(0, 0.05, empty_w.shape) for _ in range(train.POOLS[pool] - 2)]
+                + [black_w, white_w], axis=1)}
+            export.write(folder / f"{pool}.arbn", *export.quantise(by_class[pool]), by_class[pool])
+            class_back = export.read(folder / f"{pool}.arbn")
+            read_back &= train.pool_of(class_back) == pool
+            export.write(folder / "again.arbn", *export.quantise(class_back), class_back)
+            read_back &= (folder / "again.arbn").read_bytes() == (folder / f"{pool}.arbn").read_bytes()
         # The codebook, bias0, the cell layer, then both sides' heads.
         expected_bytes = (32 + 2 * q["codebook"].size + 2 * DIM + 2 * DIM * DIM + 4 * DIM
                           + 2 * (2 * DIM * 32 + 4 * 32 + 2 * 32 + 4 + 2 * DIM))
         rounding = export.compare(model, boards[:256], sides[:256], columns["best"][:256])
         # Every form of the network: the trained one, the same without its per-cell layer, the
-        # --mix run's, pooled by cell content, and that one pooled by threat class.
+        # --mix run's, pooled by cell content, and that one pooled by threat and by four class.
         table, _ = train.shape_index_table()
         levels = train.threat_levels(table, shapes)
         same_values, same_cells = True, True
         for form in (model, {name: value for name, value in model.items() if not name.startswith("cell_")}, pooled,
-                     threat):
+                     by_class["threat"], by_class["fours"]):
             q, cell_layer = export.quantise(form)
             export.write(folder / "form.arbn", q, cell_layer, form)
             integer_value, integer_policy = export.integer_forward(q, cell_layer, boards, sides, table, levels)

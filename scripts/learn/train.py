@@ -18,8 +18,11 @@ instead of one, each a sum over the cells of one content (empty, black, white) d
 the board's cells (3 D to 32 to 1): the empty cells' features say where threats can be made,
 the stones' what shapes stand, and one mean mixes the two. With --pool threat the empty cells
 are split further by each colour's threat level there (what a stone of that colour would make
-along its best line: a four or five, a three, or less), 11 means (11 D to 32 to 1). The engine can keep the per-cell sums
-incrementally: a stone changes the shapes of only the cells in its four lines.
+along its best line: a four or five, a three, or less), 11 means (11 D to 32 to 1). With --pool
+fours the empty cells are split only by whether each colour makes a four or five there, 6 means:
+most of what the threat classes add to the value's fit, with about half their pools. The engine
+can keep the per-cell sums incrementally: a stone changes the shapes of only the cells in its
+four lines.
 
 The targets. Value: the game's result blended with the search's score (`--lam` of the result),
 the score turned into a winning chance by a logistic curve whose scale is fitted to the results
@@ -42,7 +45,7 @@ OUT/history.json and a plot to OUT/history.png, the weights (float) to OUT/model
 
 Usage:
   target/learn-venv/bin/python scripts/learn/train.py target/learn/set.npz --out target/learn/run1 \\
-      [--epochs 10] [--dim 32] [--batch 512] [--cell-layer] [--pool content|threat] [--mix 50] [--seed 1]
+      [--epochs 10] [--dim 32] [--batch 512] [--cell-layer] [--pool content|threat|fours] [--mix 50] [--seed 1]
 """
 import argparse
 import json
@@ -145,7 +148,7 @@ def swap_colours(board, side, which):
     return np.where(which[:, None, None], swapped, board), np.where(which, 1 - side, side).astype(side.dtype)
 
 
-POOLS = {"board": 1, "content": 3, "threat": 11}
+POOLS = {"board": 1, "content": 3, "threat": 11, "fours": 6}
 # Threat levels: what a stone at an empty cell would make along one of its lines.
 LEVELS = 3
 
@@ -182,15 +185,18 @@ def memberships(xp, pool, board, index, levels):
     """Each cell's pool of the value head (B, S, S, P) one-hot, with `xp` numpy or jax.numpy:
     all in one ("board"), by content ("content"), or ("threat") an empty cell by its black and
     white threat levels, the most over its four lines (`levels` from threat_levels, read by
-    the shape numbers `index`, (B, 4, S, S)), in pool 3 x black's + white's, and stones by
-    colour in the last two."""
+    the shape numbers `index`, (B, 4, S, S)), in pool 3 x black's + white's, or ("fours") in pool
+    2 x (black's is a four) + (white's is a four), and stones by colour in the last two."""
     if pool == "board":
         return xp.ones(board.shape + (1,), bool)
     if pool == "content":
         return contents(xp, board)
     level = levels[index].max(1)
-    empty_pools = LEVELS * LEVELS
-    pool_index = xp.where(board == 0, level[..., 0] * LEVELS + level[..., 1], board + empty_pools - 1)
+    if pool == "fours":
+        level = level // (LEVELS - 1)
+    classes = 2 if pool == "fours" else LEVELS
+    empty_pools = classes * classes
+    pool_index = xp.where(board == 0, level[..., 0] * classes + level[..., 1], board + empty_pools - 1)
     return pool_index[..., None] == xp.arange(empty_pools + 2)
 
 
@@ -257,8 +263,9 @@ def main():
     ap.add_argument("--cell-layer", action="store_true",
                     help="add the per-cell layer (about 0.3 points of value accuracy for a much slower engine)")
     ap.add_argument("--pool", choices=list(POOLS), default="board",
-                    help="what the value head reads: one mean over the board, a mean per cell content, or"
-                         " a mean per threat class (empty cells by both colours' threat levels, stones by colour)")
+                    help="what the value head reads: one mean over the board, a mean per cell content,"
+                         " a mean per threat class (empty cells by both colours' threat levels, stones by colour),"
+                         " or a mean per four class (empty cells by whether each colour makes a four there)")
     ap.add_argument("--mix", type=int, metavar="SHARE",
                     help="train the value mixed with the classical evaluation, the network at SHARE per cent")
     ap.add_argument("--init", help="an exported network file (.arbn) to start from")
@@ -311,11 +318,11 @@ def main():
             # A board-mean network read as a mean per pool: the same value, since the pools'
             # means add up to the board's.
             start["v1_w"] = np.tile(start["v1_w"], (1, POOLS[args.pool], 1))
-        elif args.pool == "threat" and start["v1_w"].shape[1] == POOLS["content"] * args.dim:
-            # A network pooled by content read by threat class: every empty cells' pool takes
-            # the empty cells' weights, the same value.
+        elif args.pool in ("threat", "fours") and start["v1_w"].shape[1] == POOLS["content"] * args.dim:
+            # A network pooled by content read by threat or four class: every empty cells' pool
+            # takes the empty cells' weights, the same value.
             empty, black, white = np.split(start["v1_w"], 3, axis=1)
-            start["v1_w"] = np.concatenate([empty] * LEVELS * LEVELS + [black, white], axis=1)
+            start["v1_w"] = np.concatenate([empty] * (POOLS[args.pool] - 2) + [black, white], axis=1)
         if (set(start) - {"score_scale", "size", "rule"} != set(params) or start["codebook"].shape != (shapes, args.dim)
                 or start["v1_w"].shape != params["v1_w"].shape):
             sys.exit(f"train.py: {args.init} is not a network of this form (--dim, --cell-layer, --pool)")

@@ -712,7 +712,7 @@ pub(crate) mod tests {
     /// edges of a small and a large board too; odd games with the portable code, even ones with
     /// the processor's best; the embedded network, the same with a per-cell layer, with a
     /// value head that reads a mean per cell content, and with both; and with a mean per threat
-    /// class, alone and with the layer.
+    /// class, alone and with the layer, and per four class.
     #[test]
     fn learned_features_kept_incrementally_match_a_fresh_read() {
         let plain: &'static Network = Box::leak(Box::new(network::embedded()));
@@ -723,6 +723,7 @@ pub(crate) mod tests {
         let threat: &'static Network = Box::leak(Box::new(network::embedded().with_test_threat_pools()));
         let layered_threat: &'static Network =
             Box::leak(Box::new(network::embedded().with_test_cell_layer().with_test_threat_pools()));
+        let four: &'static Network = Box::leak(Box::new(network::embedded().with_test_four_pools()));
         let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         for (network, size, rule, window) in [
             (plain, 15, Rule::Freestyle, 15),
@@ -738,6 +739,7 @@ pub(crate) mod tests {
             (threat, 15, Rule::Freestyle, 15),
             (threat, 15, Rule::Freestyle, 7),
             (layered_threat, 15, Rule::Freestyle, 7),
+            (four, 15, Rule::Freestyle, 7),
             (threat, 5, Rule::Standard, 5),
         ] {
             for game in 0..4 {

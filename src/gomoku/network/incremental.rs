@@ -1,7 +1,7 @@
 //! The network kept up to date inside the board. For every cell on the board: the sum of its
 //! four lines' codebook rows (and, with the cell layer, its activations), and the activations'
 //! totals over the cells of each of the value head's pools: the board, the cells of each
-//! content (empty, black, white), or those of each threat class, which depends on the cell's
+//! content (empty, black, white), or those of each threat or four class, which depends on the cell's
 //! own four shapes only. A stone changes the centre of its own cell and one line of each of the
 //! 32 cells within four steps of it along its lines, so a move re-sums and re-activates 33
 //! cells. Taking it back copies those cells' saved sums back (with the cell layer, activating
@@ -9,7 +9,9 @@
 //! reads no codebook row; without a frame it re-sums them in reverse, which the exact
 //! arithmetic also makes exact.
 
-use super::{ACTIVATION_ONE, CONTENTS, DIM, MAX_POOLS, Mean, Network, Row, THREAT_POOLS, WALL, pool, pools_around};
+use super::{
+    ACTIVATION_ONE, CONTENTS, DIM, FOUR_POOLS, MAX_POOLS, Mean, Network, Row, THREAT_POOLS, WALL, pool, pools_around,
+};
 use crate::gomoku::types::{CELLS, Color};
 use crate::params::{self, Id};
 use crate::score::Score;
@@ -58,9 +60,11 @@ macro_rules! in_its_build {
                 match (layer, pools) {
                     (false, 1) => $self.$avx2::<false, 1>($($arg),*),
                     (false, CONTENTS) => $self.$avx2::<false, CONTENTS>($($arg),*),
+                    (false, FOUR_POOLS) => $self.$avx2::<false, FOUR_POOLS>($($arg),*),
                     (false, _) => $self.$avx2::<false, THREAT_POOLS>($($arg),*),
                     (true, 1) => $self.$avx2::<true, 1>($($arg),*),
                     (true, CONTENTS) => $self.$avx2::<true, CONTENTS>($($arg),*),
+                    (true, FOUR_POOLS) => $self.$avx2::<true, FOUR_POOLS>($($arg),*),
                     (true, _) => $self.$avx2::<true, THREAT_POOLS>($($arg),*),
                 }
             };
@@ -68,9 +72,11 @@ macro_rules! in_its_build {
         match (layer, pools) {
             (false, 1) => $self.$with::<false, false, 1>($($arg),*),
             (false, CONTENTS) => $self.$with::<false, false, CONTENTS>($($arg),*),
+            (false, FOUR_POOLS) => $self.$with::<false, false, FOUR_POOLS>($($arg),*),
             (false, _) => $self.$with::<false, false, THREAT_POOLS>($($arg),*),
             (true, 1) => $self.$with::<false, true, 1>($($arg),*),
             (true, CONTENTS) => $self.$with::<false, true, CONTENTS>($($arg),*),
+            (true, FOUR_POOLS) => $self.$with::<false, true, FOUR_POOLS>($($arg),*),
             (true, _) => $self.$with::<false, true, THREAT_POOLS>($($arg),*),
         }
     }};
@@ -428,7 +434,7 @@ impl Accumulator {
 
     /// Cell `line.cell`'s shape in direction `line.direction` becomes that of `line.key`: its
     /// sums move by the two rows' difference and its activations follow, their change going
-    /// into `changes` by the cell's pool, or, where its threat class changed, leaving the old
+    /// into `changes` by the cell's pool, or, where its class changed, leaving the old
     /// pool and joining the new.
     #[inline(always)]
     fn reline<const AVX2: bool, const LAYER: bool, const POOLS: usize>(

@@ -29,11 +29,15 @@ const CONTENTS: usize = 3;
 const LEVELS: usize = 3;
 /// The threat classes: an empty cell's by both colours' levels, then black and white stones.
 const THREAT_POOLS: usize = LEVELS * LEVELS + 2;
+/// The four classes: an empty cell's by whether each colour makes a four (or five) there, then
+/// black and white stones: most of what the threat classes add to the value's fit, with about
+/// half their pools.
+const FOUR_POOLS: usize = 2 * 2 + 2;
 /// The most pools a value head reads.
 const MAX_POOLS: usize = THREAT_POOLS;
 /// The value head's pools by its pooling, byte 20 of the file (MODEL.md): one mean over the
-/// board, a mean per cell content, a mean per threat class.
-const POOLS_BY_POOLING: [usize; 3] = [1, CONTENTS, THREAT_POOLS];
+/// board, a mean per cell content, a mean per threat class, a mean per four class.
+const POOLS_BY_POOLING: [usize; 4] = [1, CONTENTS, THREAT_POOLS, FOUR_POOLS];
 const HEADER_BYTES: usize = 32;
 /// Activation 1.0 as an integer.
 const ACTIVATION_ONE: i16 = 1023;
@@ -220,6 +224,14 @@ fn threat_class(code: u8) -> usize {
     usize::from(THREAT_CLASSES[usize::from(code & 15)])
 }
 
+/// The pool of an empty cell whose four lines' codes OR to `code` for a value head of `POOLS`
+/// pools, [`THREAT_POOLS`] or [`FOUR_POOLS`]: its threat class, or its four class, 2 x whether
+/// black makes a four + whether white does (level 2 sets a colour's high bit).
+#[inline(always)]
+fn empty_class<const POOLS: usize>(code: u8) -> usize {
+    if POOLS == FOUR_POOLS { usize::from(code >> 1 & 1) * 2 + usize::from(code >> 3 & 1) } else { threat_class(code) }
+}
+
 /// [`threat_class`] by code, a table: counting bits is a dozen instructions where the
 /// processor's count is not assumed.
 const THREAT_CLASSES: [u8; 16] = {
@@ -331,6 +343,13 @@ impl Network {
         self.with_test_pools(THREAT_POOLS, 0x5851_F42D_4C95_7F2D)
     }
 
+    /// The network with a value head that reads a mean per four class, as
+    /// [`Network::with_test_pools`].
+    #[cfg(test)]
+    pub(crate) fn with_test_four_pools(self) -> Network {
+        self.with_test_pools(FOUR_POOLS, 0x2F69_3B4C_0D1E_A7C5)
+    }
+
     /// The network with a value head that reads `pools` means: its own first layer for the
     /// first pool, small pseudo-random ones from `seed` for the others, so that tests cover the
     /// pools whichever form the embedded network has.
@@ -393,7 +412,8 @@ impl Network {
         Row(totals.map(|total| (total >> WEIGHT_SHIFT).clamp(0, i32::from(ACTIVATION_ONE)) as i16))
     }
 
-    /// The number of the value head's pools: one, one a cell content, or one a threat class.
+    /// The number of the value head's pools: one, one a cell content, one a threat class or one
+    /// a four class.
     fn pools(&self) -> usize {
         self.heads[0].v1.len()
     }
@@ -404,6 +424,7 @@ impl Network {
         match self.pools() {
             1 => pool::<1>(self, code, shapes),
             CONTENTS => pool::<CONTENTS>(self, code, shapes),
+            FOUR_POOLS => pool::<FOUR_POOLS>(self, code, shapes),
             _ => pool::<THREAT_POOLS>(self, code, shapes),
         }
     }
@@ -530,8 +551,8 @@ impl Network {
 }
 
 /// The pools of a cell of code `code` (not a wall) for `network`, as [`pool`], before and after
-/// its shape in direction `d` went from `shapes[d]` to `new`: for a threat class, five look-ups
-/// where two calls of [`pool`] make eight.
+/// its shape in direction `d` went from `shapes[d]` to `new`: for a threat or four class, five
+/// look-ups where two calls of [`pool`] make eight.
 #[inline(always)]
 fn pools_around<const POOLS: usize>(
     network: &Network,
@@ -540,7 +561,7 @@ fn pools_around<const POOLS: usize>(
     d: usize,
     new: u16,
 ) -> (usize, usize) {
-    if POOLS != THREAT_POOLS || code != 0 {
+    if POOLS < FOUR_POOLS || code != 0 {
         let pool = pool::<POOLS>(network, code, shapes);
         return (pool, pool);
     }
@@ -551,13 +572,13 @@ fn pools_around<const POOLS: usize>(
         (half | half >> 8) as u8
     };
     let after = fold(codes & !(0xFF << (8 * (d % 4)))) | network.threat_of_shape[usize::from(new)];
-    (threat_class(fold(codes)), threat_class(after))
+    (empty_class::<POOLS>(fold(codes)), empty_class::<POOLS>(after))
 }
 
 /// The pool of a cell of code `code` (not a wall) and shapes `shapes` for `network`, whose
 /// value head reads `POOLS` pools: with one, the board's; with [`CONTENTS`], its content; with
-/// [`THREAT_POOLS`], its threat class, an empty cell's by its lines' threat levels
-/// ([`threat_class`]) and a stone's by its colour after those.
+/// [`THREAT_POOLS`] or [`FOUR_POOLS`], its class, an empty cell's by its lines' threat levels
+/// ([`empty_class`]) and a stone's by its colour, the last two pools.
 #[inline(always)]
 fn pool<const POOLS: usize>(network: &Network, code: u8, shapes: &[u16; 4]) -> usize {
     match POOLS {
@@ -565,9 +586,9 @@ fn pool<const POOLS: usize>(network: &Network, code: u8, shapes: &[u16; 4]) -> u
         CONTENTS => usize::from(code) % CONTENTS,
         _ if code == 0 => {
             let code = shapes.iter().fold(0, |code, &shape| code | network.threat_of_shape[usize::from(shape)]);
-            threat_class(code)
+            empty_class::<POOLS>(code)
         }
-        _ => (usize::from(code) + LEVELS * LEVELS - 1) % THREAT_POOLS,
+        _ => (usize::from(code) + POOLS - CONTENTS) % POOLS,
     }
 }
 
@@ -785,7 +806,7 @@ impl Head {
             let mut lanes = load_lanes(&self.v1[0].b);
             for (layer, pool) in self.v1.iter().zip(pools) {
                 // Threat classes are often empty, and an empty pool adds nothing.
-                if pools.len() == THREAT_POOLS && pool.iter().all(|&p| p == 0) {
+                if pools.len() > CONTENTS && pool.iter().all(|&p| p == 0) {
                     continue;
                 }
                 layer.add_avx2(&mean.of_avx2(pool), &mut lanes);
@@ -896,7 +917,12 @@ mod tests {
         // A stone's own key has no levels.
         assert_eq!(threat_code(1 << 16 | key(&[(3, 1), (2, 1)])), 0);
         // A line's levels combine with another's by OR into the most of each colour.
-        assert_eq!(threat_class(threat_code(key(&[(3, 1), (2, 1)])) | threat_code(key(&[(4, 2), (5, 2), (6, 2)]))), 5);
+        let three_and_four = threat_code(key(&[(3, 1), (2, 1)])) | threat_code(key(&[(4, 2), (5, 2), (6, 2)]));
+        assert_eq!(threat_class(three_and_four), 5);
+        // Its four class: white makes a four, black only a three.
+        assert_eq!(empty_class::<FOUR_POOLS>(three_and_four), 1);
+        assert_eq!(empty_class::<FOUR_POOLS>(threat_code(key(&[(3, 1), (2, 1), (1, 1)]))), 2);
+        assert_eq!(empty_class::<FOUR_POOLS>(0), 0);
     }
 
     /// A network whose every codebook entry is 1.
@@ -964,7 +990,11 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             let mut next = test_weights(0x5851_F42D_4C95_7F2D);
-            for network in [embedded().with_test_content_pools(), embedded().with_test_threat_pools()] {
+            for network in [
+                embedded().with_test_content_pools(),
+                embedded().with_test_threat_pools(),
+                embedded().with_test_four_pools(),
+            ] {
                 for cells in [25, 225, 1024] {
                     let mean = Mean::of_cells(cells);
                     for _ in 0..50 {
