@@ -224,6 +224,12 @@ fn threat_class(code: u8) -> usize {
     usize::from(THREAT_CLASSES[usize::from(code & 15)])
 }
 
+/// Whether a value head of `pools` pools reads classes (threat or four), an empty cell's from
+/// its lines' threat codes, rather than one pool or the cells' contents.
+const fn by_class(pools: usize) -> bool {
+    pools == THREAT_POOLS || pools == FOUR_POOLS
+}
+
 /// The pool of an empty cell whose four lines' codes OR to `code` for a value head of `POOLS`
 /// pools, [`THREAT_POOLS`] or [`FOUR_POOLS`]: its threat class, or its four class, 2 x whether
 /// black makes a four + whether white does (level 2 sets a colour's high bit).
@@ -561,7 +567,7 @@ fn pools_around<const POOLS: usize>(
     d: usize,
     new: u16,
 ) -> (usize, usize) {
-    if POOLS < FOUR_POOLS || code != 0 {
+    if !by_class(POOLS) || code != 0 {
         let pool = pool::<POOLS>(network, code, shapes);
         return (pool, pool);
     }
@@ -806,7 +812,7 @@ impl Head {
             let mut lanes = load_lanes(&self.v1[0].b);
             for (layer, pool) in self.v1.iter().zip(pools) {
                 // Threat classes are often empty, and an empty pool adds nothing.
-                if pools.len() > CONTENTS && pool.iter().all(|&p| p == 0) {
+                if by_class(pools.len()) && pool.iter().all(|&p| p == 0) {
                     continue;
                 }
                 layer.add_avx2(&mean.of_avx2(pool), &mut lanes);
