@@ -294,6 +294,12 @@ impl Board {
         Ok(())
     }
 
+    /// The cells [`Board::add_wall`] walled off, row by row: what a board rebuilt from this one's
+    /// stones must wall off again.
+    pub fn wall_cells(&self) -> impl Iterator<Item = Move> + use<'_> {
+        self.playable().filter(|&i| self.cells[i].code == WALL_CELL).map(Move::from_index)
+    }
+
     pub fn is_over(&self) -> bool {
         self.won || self.foul || self.is_full()
     }

@@ -34,17 +34,21 @@ impl Board {
         Ok((board, setup))
     }
 
-    /// The same game under another rule; `None` if it could not have been played so.
+    /// The same game under another rule, its walls kept; `None` if it could not have been played
+    /// so. The walls go first: a continuous game's moves were all played beside them.
     pub fn under_rule(&self, rule: Rule) -> Option<Board> {
         let mut replayed = Board::new(self.width(), self.height(), rule).ok()?;
+        for wall in self.wall_cells() {
+            replayed.add_wall(wall).ok()?;
+        }
         for &mv in self.history() {
             replayed.play(mv).ok()?;
         }
         Some(replayed)
     }
 
-    /// The position without the stone on `removed`, as a set of stones: the order of play is
-    /// lost.
+    /// The position without the stone on `removed`, as a set of stones and its walls: the order
+    /// of play is lost.
     pub fn without_stone(&self, removed: Move) -> Option<Board> {
         let (mut black, mut white) = (Vec::new(), Vec::new());
         for mv in self.playable_moves().filter(|&mv| mv != removed) {
@@ -54,7 +58,11 @@ impl Board {
                 None => {}
             }
         }
-        Board::from_stones(self.width(), self.height(), self.rule(), &black, &white).ok()
+        let mut board = Board::from_stones(self.width(), self.height(), self.rule(), &black, &white).ok()?;
+        for wall in self.wall_cells() {
+            board.add_wall(wall).ok()?;
+        }
+        Some(board)
     }
 }
 
@@ -103,5 +111,21 @@ mod tests {
         assert_eq!((renju.history(), renju.rule()), (opening.history(), Rule::Renju));
         let without = board.without_stone(mv(10, 0)).unwrap();
         assert!(without.is_empty(mv(10, 0)) && without.history().len() == 11);
+    }
+
+    #[test]
+    fn walls_stay_when_the_rule_changes_or_a_stone_is_taken_away() {
+        let stones = [(mv(5, 5), Color::Black), (mv(6, 6), Color::White)];
+        let (mut board, _) = Board::from_listed_stones(15, 15, Rule::Standard, &stones).unwrap();
+        board.add_wall(mv(7, 7)).unwrap();
+        board.add_wall(mv(0, 14)).unwrap();
+        board.play(mv(8, 8)).unwrap();
+        let walls = [mv(7, 7), mv(0, 14)];
+        let renju = board.under_rule(Rule::Renju).unwrap();
+        assert_eq!(renju.wall_cells().collect::<Vec<_>>(), walls);
+        assert_eq!((renju.history(), renju.hash()), (board.history(), board.hash()));
+        let without = board.without_stone(mv(8, 8)).unwrap();
+        assert_eq!(without.wall_cells().collect::<Vec<_>>(), walls);
+        assert!(without.is_empty(mv(8, 8)) && !without.is_empty(mv(7, 7)));
     }
 }
