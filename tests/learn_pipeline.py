@@ -156,6 +156,16 @@ def main():
             read_back &= train.pool_of(class_back) == pool
             export.write(folder / "again.arbn", *export.quantise(class_back), class_back)
             read_back &= (folder / "again.arbn").read_bytes() == (folder / f"{pool}.arbn").read_bytes()
+        # What the engine would refuse, export.py refuses: a weight past its integer, a cell's
+        # sum past 16 bits, a layer's past 32.
+        def refused(change):
+            try:
+                export.quantise(model | {name: np.full_like(model[name], value) for name, value in change.items()})
+            except SystemExit:
+                return True
+            return False
+        refuses = (not refused({}) and refused({"codebook": 40.0}) and refused({"codebook": 10.0})
+                   and refused({"cell_w": 31.0, "cell_b": 1100.0}) and not refused({"cell_w": 31.0, "cell_b": 1000.0}))
         # The codebook, bias0, the cell layer, then both sides' heads.
         expected_bytes = (32 + 2 * q["codebook"].size + 2 * DIM + 2 * DIM * DIM + 4 * DIM
                           + 2 * (2 * DIM * 32 + 4 * 32 + 2 * 32 + 4 + 2 * DIM))
@@ -206,6 +216,7 @@ def main():
         "the exported file has its header and every array": exported[:4] == b"ARBN"
                                                               and len(exported) == expected_bytes,
         "read back (train.py --init) and written again, the same file, every pooling": read_back,
+        "export.py refuses weights the engine would refuse": refuses,
         "the integer network follows the float one": rounding["mean_gap"] < 0.05 and rounding["same_sign"] > 0.95,
         "the engine's network gives the integer reference's values exactly, every form": same_values,
         "and ranks the same cell first": same_cells,

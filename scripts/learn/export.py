@@ -28,32 +28,46 @@ RULES = ["freestyle", "standard", "renju", "caro"]
 
 
 def quantise(model):
-    """The integer arrays of MODEL.md from the float weights."""
-    def rounded(array, scale, dtype):
+    """The integer arrays of MODEL.md from the float weights. Stops where a weight does not fit
+    its integer or a sum could overflow: the engine refuses such a file."""
+    def rounded(name, array, scale, dtype):
         info = np.iinfo(dtype)
-        return np.clip(np.round(np.asarray(array, np.float64) * scale), info.min, info.max).astype(dtype)
+        values = np.round(np.asarray(array, np.float64) * scale)
+        if values.size and (values.min() < info.min or values.max() > info.max):
+            raise SystemExit(f"{name} reaches {values.min():.0f}..{values.max():.0f}, past {np.dtype(dtype).name}")
+        return values.astype(dtype)
 
     cell_layer = "cell_w" in model
     dim = model["codebook"].shape[1]
     q = {
-        "codebook": rounded(model["codebook"], ACTIVATION_ONE, np.int16),
-        "bias0": rounded(model["bias0"], ACTIVATION_ONE, np.int16),
-        "cell_w": rounded(model["cell_w"] if cell_layer else np.zeros((dim, dim)), WEIGHT_ONE, np.int16),
-        "cell_b": rounded(model["cell_b"] if cell_layer else np.zeros(dim), ACTIVATION_ONE * WEIGHT_ONE, np.int32),
-        "v1_w": rounded(model["v1_w"], WEIGHT_ONE, np.int16),
-        "v1_b": rounded(model["v1_b"], ACTIVATION_ONE * WEIGHT_ONE, np.int32),
-        "v2_w": rounded(model["v2_w"][..., 0], WEIGHT_ONE, np.int16),
-        "v2_b": rounded(model["v2_b"][:, 0], ACTIVATION_ONE * WEIGHT_ONE, np.int32),
-        "p_w": rounded(model["p_w"][..., 0], WEIGHT_ONE, np.int16),
+        "codebook": rounded("codebook", model["codebook"], ACTIVATION_ONE, np.int16),
+        "bias0": rounded("bias0", model["bias0"], ACTIVATION_ONE, np.int16),
+        "cell_w": rounded("cell_w", model["cell_w"] if cell_layer else np.zeros((dim, dim)), WEIGHT_ONE, np.int16),
+        "cell_b": rounded("cell_b", model["cell_b"] if cell_layer else np.zeros(dim), ACTIVATION_ONE * WEIGHT_ONE,
+                          np.int32),
+        "v1_w": rounded("v1_w", model["v1_w"], WEIGHT_ONE, np.int16),
+        "v1_b": rounded("v1_b", model["v1_b"], ACTIVATION_ONE * WEIGHT_ONE, np.int32),
+        "v2_w": rounded("v2_w", model["v2_w"][..., 0], WEIGHT_ONE, np.int16),
+        "v2_b": rounded("v2_b", model["v2_b"][:, 0], ACTIVATION_ONE * WEIGHT_ONE, np.int32),
+        "p_w": rounded("p_w", model["p_w"][..., 0], WEIGHT_ONE, np.int16),
     }
-    # The engine sums the value head's first layer in 32 bits (MODEL.md). A cell is in one pool
-    # only, so a feature's pools add up to at most one activation: its largest weight bounds it.
+    wide = {name: np.abs(array.astype(np.int64)) for name, array in q.items()}
+    # A cell's sums are kept in 16 bits: its bias and the shapes of its four lines.
+    cell_sum = (wide["bias0"] + 4 * wide["codebook"].max(0)).max()
+    if cell_sum > np.iinfo(np.int16).max:
+        raise SystemExit(f"a cell's sum could reach {cell_sum}, past 16 bits: the engine would refuse it")
+    # The layers sum in 32 bits. A cell is in one pool only, so a feature's pools add up to at
+    # most one activation: its largest weight bounds the value head's first layer.
     pools = q["v1_w"].shape[1] // dim
-    per_feature = np.abs(q["v1_w"].astype(np.int64)).reshape(2, pools, dim, -1).max(1)
-    largest = (per_feature.sum(1) * (ACTIVATION_ONE << POOL_SHIFT)
-               + (np.abs(q["v1_b"].astype(np.int64)) << POOL_SHIFT)).max()
-    if largest > np.iinfo(np.int32).max:
-        raise SystemExit(f"the value head's first layer could reach {largest}, past 32 bits: the engine would refuse it")
+    per_feature = wide["v1_w"].reshape(2, pools, dim, -1).max(1)
+    bounds = {
+        "the per-cell layer": (wide["cell_w"].sum(0) * ACTIVATION_ONE + wide["cell_b"]).max(),
+        "the value head's first layer": (per_feature.sum(1) * (ACTIVATION_ONE << POOL_SHIFT)
+                                         + (wide["v1_b"] << POOL_SHIFT)).max(),
+    }
+    for name, largest in bounds.items():
+        if largest > np.iinfo(np.int32).max:
+            raise SystemExit(f"{name} could reach {largest}, past 32 bits: the engine would refuse it")
     return q, cell_layer
 
 
@@ -76,6 +90,8 @@ def read(path):
     magic, version, cell_layer, rule, size, dim, hidden, scale, shapes, pool = struct.unpack("<4sBBBBHHfIB", data[:21])
     if magic != b"ARBN" or version not in READS or pool >= len(train.POOLS):
         raise SystemExit(f"{path} is not a network file of version {' or '.join(map(str, READS))}")
+    if cell_layer > 1 or rule >= len(RULES) or (version == 2 and pool != 0) or any(data[21:32]):
+        raise SystemExit(f"{path}: a header that export.py does not write (MODEL.md)")
     pools = list(train.POOLS.values())[pool]
     layout = [("codebook", "<i2", (shapes, dim), ACTIVATION_ONE), ("bias0", "<i2", (dim,), ACTIVATION_ONE),
               ("cell_w", "<i2", (dim, dim), WEIGHT_ONE), ("cell_b", "<i4", (dim,), ACTIVATION_ONE * WEIGHT_ONE),

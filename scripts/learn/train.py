@@ -33,8 +33,9 @@ mixes them, so that the network learns what the classical evaluation gets wrong 
 what it already knows. With --init FILE training starts from an exported network's weights (its
 integers over their scales) instead of random ones: a next generation can refine the last one
 on new data or a new target. Every batch is seen under one of the board's eight
-symmetries, drawn at random, and half its positions with the colours swapped (the side to move
-with them), so that both sides' heads learn from every position.
+symmetries, drawn at random, and (under every rule but renju, whose forbidden points are
+black's alone) half its positions with the colours swapped, the side to move with them, so that
+both sides' heads learn from every position.
 
 Each epoch reports, on the held-out positions: the value loss, the value accuracy (positions
 whose game was won or lost, not drawn, where the side the model favours won) and the policy's
@@ -285,11 +286,10 @@ def main():
     if args.mix is not None:
         if not has_classical:
             sys.exit("train.py: --mix needs a set made by data.py --arbor (its classical column)")
-        if str(data["rule"]) == "renju" or not 0 < args.mix <= 100:
-            # The colour swap of each batch keeps the classical score only where the rule treats
-            # both colours alike.
-            sys.exit("train.py: --mix takes a share from 1 to 100 and a rule other than renju")
+        if not 0 < args.mix <= 100:
+            sys.exit("train.py: --mix takes a share from 1 to 100")
     names += ["classical"] if has_classical else []
+    swaps = str(data["rule"]) != "renju"
     share = (args.mix if args.mix is not None else 50) / 100
     columns = {name: data[name] for name in names}
     train = {name: column[~heldout] for name, column in columns.items()}
@@ -383,7 +383,7 @@ def main():
         for start in range(0, len(order) - args.batch + 1, args.batch):
             pick = order[start:start + args.batch]
             board, best = symmetric(train["board"][pick], train["best"][pick].astype(np.int64), int(rng.integers(8)))
-            board, side = swap_colours(board, train["side"][pick], rng.random(len(pick)) < 0.5)
+            board, side = swap_colours(board, train["side"][pick], (rng.random(len(pick)) < 0.5) & swaps)
             params, state, loss = step(params, state, board, side, train["target"][pick],
                                        best.astype(np.int32), train["offset"][pick])
             seen += len(pick)

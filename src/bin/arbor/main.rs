@@ -299,12 +299,9 @@ fn run_datagen(options: &Datagen) -> Result<(), String> {
     if let Some(network) = options.network.as_deref().map(network::from_option).transpose()?.flatten() {
         let settings = &options.settings;
         if !network.plays(settings.rule, settings.size, settings.size) {
-            let trained = match network.trained_on() {
-                (Some(rule), size) => format!("{rule:?} {size}x{size}"),
-                (None, _) => "no rule".to_string(),
-            };
+            let (rule, size) = network.trained_on();
             return Err(format!(
-                "--network: trained on {trained}, not on the {:?} {}x{} played",
+                "--network: trained on {rule:?} {size}x{size}, not on the {:?} {}x{} played",
                 settings.rule, settings.size, settings.size
             ));
         }
@@ -331,7 +328,7 @@ fn run_datagen(options: &Datagen) -> Result<(), String> {
 /// cell ([`scripts::network_value_and_first_move`]); `error line K: REASON` for a bad line.
 fn run_evaluate(size: usize, rule: gomoku::Rule, network: Option<&str>) -> Result<(), String> {
     let network = match network.map(network::from_option).transpose()?.flatten() {
-        Some(network) if network.trained_on() != (Some(rule), size) => {
+        Some(network) if network.trained_on() != (rule, size) => {
             log::warn!("the network was trained on another rule or size; its answers here are untested");
             Some(network)
         }

@@ -7,11 +7,12 @@
 
 mod incremental;
 
+use std::io::Read;
 use std::sync::OnceLock;
 
 pub(crate) use incremental::{Accumulator, Recoded, Relined};
 
-use super::{Board, Color, Move, Rule};
+use super::{Board, Color, MAX_SIZE, MIN_SIZE, Move, Rule};
 use crate::score::{MAX_EVAL, Score};
 
 /// Numbers per shape and per cell. The engine's arithmetic is written for this width (rows of
@@ -30,8 +31,8 @@ const LEVELS: usize = 3;
 /// The threat classes: an empty cell's by both colours' levels, then black and white stones.
 const THREAT_POOLS: usize = LEVELS * LEVELS + 2;
 /// The four classes: an empty cell's by whether each colour makes a four (or five) there, then
-/// black and white stones: most of what the threat classes add to the value's fit, with about
-/// half their pools.
+/// black and white stones; the threat classes' split that matters most, in about half their
+/// pools (`docs/strength.md`, issue 37, stop 64).
 const FOUR_POOLS: usize = 2 * 2 + 2;
 /// The most pools a value head reads.
 const MAX_POOLS: usize = THREAT_POOLS;
@@ -75,7 +76,7 @@ pub struct Network {
     /// By side to move (Black, White).
     heads: [Head; 2],
     /// Rule and board size the network was trained on (`None`: a rule code this build lacks).
-    trained_on: (Option<Rule>, usize),
+    trained_on: (Rule, usize),
 }
 
 /// A layer of `DIM` outputs from `DIM` inputs, summed in 32 bits.
@@ -89,8 +90,8 @@ struct Layer {
 
 /// The value and policy heads of one side to move.
 struct Head {
-    /// Its first layer, by the pool it reads (one, or one a cell content), the bias in the
-    /// first's, stored times `1 << POOL_SHIFT`, the scale of its inputs; the others' are zero.
+    /// Its first layer, by the pool it reads ([`POOLS_BY_POOLING`]), the bias in the first's,
+    /// stored times `1 << POOL_SHIFT`, the scale of its inputs; the others' are zero.
     v1: Vec<Layer>,
     v2_w: Row,
     v2_b: i32,
@@ -253,9 +254,22 @@ const THREAT_CLASSES: [u8; 16] = {
 impl Network {
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         let header = bytes.get(..HEADER_BYTES).ok_or("the network file is cut short")?;
-        if &header[..4] != MAGIC || !VERSIONS.contains(&header[4]) || usize::from(header[20]) >= POOLS_BY_POOLING.len()
-        {
+        if &header[..4] != MAGIC || !VERSIONS.contains(&header[4]) {
             return Err("not a network file of version 2 or 3 (scripts/learn/MODEL.md)".to_string());
+        }
+        // Every byte has one meaning (MODEL.md): a file that says anything else was not made by
+        // `export.py`, and reading it as if it were would play a different network.
+        let pooling = usize::from(header[20]);
+        if header[5] > 1 || pooling >= POOLS_BY_POOLING.len() || (header[4] == 2 && pooling != 0) {
+            return Err(format!("header bytes 5 and 20 are {} and {pooling}: no such network", header[5]));
+        }
+        if header[21..].iter().any(|&byte| byte != 0) {
+            return Err("header bytes 21-31 are not zero".to_string());
+        }
+        let rule = Rule::from_code(header[6]).ok_or_else(|| format!("no rule {} (FORMAT.md)", header[6]))?;
+        let size = usize::from(header[7]);
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+            return Err(format!("trained on size {size}, outside {MIN_SIZE}..={MAX_SIZE}"));
         }
         let cell_layer = header[5] == 1;
         let dim = usize::from(u16::from_le_bytes([header[8], header[9]]));
@@ -276,7 +290,7 @@ impl Network {
         let codebook = reader.rows(shapes)?;
         let bias0 = reader.rows(1)?[0];
         let cell = reader.layers(1, 1, 0)?.remove(0).remove(0);
-        let pools = POOLS_BY_POOLING[usize::from(header[20])];
+        let pools = POOLS_BY_POOLING[pooling];
         let v1: [Vec<Layer>; 2] = reader.layers(2, pools, POOL_SHIFT)?.try_into().unwrap_or_else(|_| unreachable!());
         let v2_w = reader.rows(2)?;
         let v2_b = reader.i32s(2)?;
@@ -301,7 +315,7 @@ impl Network {
             bias0,
             cell,
             heads: [head(black, 0), head(white, 1)],
-            trained_on: (Rule::from_code(header[6]), usize::from(header[7])),
+            trained_on: (rule, size),
         };
         network.check_ranges()?;
         Ok(network)
@@ -374,18 +388,13 @@ impl Network {
     }
 
     /// The rule and board size of its training data.
-    pub fn trained_on(&self) -> (Option<Rule>, usize) {
+    pub fn trained_on(&self) -> (Rule, usize) {
         self.trained_on
     }
 
     /// Whether it evaluates boards of this rule and size: those it was trained on.
     pub fn plays(&self, rule: Rule, width: usize, height: usize) -> bool {
-        self.trained_on == (Some(rule), width) && width == height
-    }
-
-    /// Engine score units per value logit (the trainer's fitted scale).
-    pub fn score_scale(&self) -> f32 {
-        self.score_scale
+        self.trained_on == (rule, width) && width == height
     }
 
     /// The shape number of a key whose centre is on the board. Keys have 18 bits: taken
@@ -852,7 +861,15 @@ pub fn from_option(value: &str) -> Result<Option<Network>, String> {
         "none" => Ok(None),
         "embedded" => Ok(Some(embedded())),
         path => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            // Network files are under 2 MB: a device or a huge file is refused, not read to its end.
+            const LARGEST: u64 = 16 << 20;
+            let mut bytes = Vec::new();
+            std::fs::File::open(path)
+                .and_then(|file| file.take(LARGEST + 1).read_to_end(&mut bytes))
+                .map_err(|e| format!("{path}: {e}"))?;
+            if bytes.len() as u64 > LARGEST {
+                return Err(format!("{path}: larger than any network file"));
+            }
             Network::from_bytes(&bytes).map(Some).map_err(|e| format!("{path}: {e}"))
         }
     }
@@ -972,7 +989,7 @@ mod tests {
         let evaluation = network.evaluate(&board);
         assert_eq!(evaluation.policy.len(), 15 * 15 - 2);
         assert!(evaluation.policy.iter().all(|&(mv, _)| mv != wall));
-        assert_eq!(network.trained_on(), (Some(Rule::Freestyle), 15));
+        assert_eq!(network.trained_on(), (Rule::Freestyle, 15));
     }
 
     #[test]
@@ -1026,5 +1043,22 @@ mod tests {
     fn refuses_a_file_that_is_not_a_network() {
         assert!(Network::from_bytes(b"ARBD").is_err());
         assert!(Network::from_bytes(&[0; 40]).err().unwrap().contains("version 2 or 3"));
+        let good = include_bytes!("freestyle15.arbn");
+        let changed = |at: usize, byte: u8| {
+            let mut bytes = good.to_vec();
+            bytes[at] = byte;
+            Network::from_bytes(&bytes).err().unwrap_or_else(|| panic!("byte {at} = {byte} was read"))
+        };
+        assert!(changed(5, 2).contains("bytes 5 and 20"));
+        assert!(changed(20, 4).contains("bytes 5 and 20"));
+        assert!(changed(4, 2).contains("bytes 5 and 20"), "version 2 has one pool");
+        assert!(changed(31, 1).contains("21-31"));
+        assert!(changed(6, 4).contains("no rule 4"));
+        assert!(changed(7, 4).contains("size 4"));
+        assert!(changed(7, 33).contains("size 33"));
+        assert!(Network::from_bytes(&good[..good.len() - 1]).is_err());
+        assert!(Network::from_bytes(&[good.as_slice(), &[0]].concat()).err().unwrap().contains("after the last"));
+        #[cfg(unix)]
+        assert!(from_option("/dev/zero").err().unwrap().contains("larger than any network file"));
     }
 }
