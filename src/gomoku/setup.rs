@@ -6,22 +6,28 @@ use super::types::{BoardError, Color, Move, Rule};
 
 impl Board {
     /// A position from stones listed with their colours in the order a manager sends them, and
-    /// how many of its first moves are a set of stones whose order is unknown.
+    /// walls ([`Board::add_wall`]), and how many of its first moves are a set of stones whose
+    /// order is unknown.
     ///
     /// Under renju a black stone's legality depends on when it was played, and managers list
     /// stones in the order of play: when they alternate from black, they are played in that
-    /// order (none of the moves is then of unknown order), which also makes them a history
-    /// that can be taken back move by move. Otherwise they are placed as a set
+    /// order, beside the walls (none of the moves is then of unknown order), which also makes
+    /// them a history that can be taken back move by move. Otherwise they are placed as a set
     /// ([`Board::from_stones`]).
     pub fn from_listed_stones(
         width: usize,
         height: usize,
         rule: Rule,
         stones: &[(Move, Color)],
+        walls: &[Move],
     ) -> Result<(Board, usize), BoardError> {
+        let wall_off = |board: &mut Board| {
+            walls.iter().try_for_each(|&mv| board.add_wall(mv).map_err(|error| BoardError::Stone { mv, error }))
+        };
         let alternates = stones.iter().enumerate().all(|(i, &(_, color))| (color == Color::Black) == (i % 2 == 0));
         if rule == Rule::Renju && alternates {
             let mut board = Board::new(width, height, rule)?;
+            wall_off(&mut board)?;
             for &(mv, _) in stones {
                 board.play(mv).map_err(|error| BoardError::Stone { mv, error })?;
             }
@@ -29,19 +35,26 @@ impl Board {
         }
         let of = |wanted: Color| stones.iter().filter(|&&(_, color)| color == wanted).map(|&(mv, _)| mv).collect();
         let (black, white): (Vec<Move>, Vec<Move>) = (of(Color::Black), of(Color::White));
-        let board = Board::from_stones(width, height, rule, &black, &white)?;
+        let mut board = Board::from_stones(width, height, rule, &black, &white)?;
+        wall_off(&mut board)?;
         let setup = board.history().len();
         Ok((board, setup))
     }
 
-    /// The same game under another rule, its walls kept; `None` if it could not have been played
-    /// so. The walls go first: a continuous game's moves were all played beside them.
-    pub fn under_rule(&self, rule: Rule) -> Option<Board> {
-        let mut replayed = Board::new(self.width(), self.height(), rule).ok()?;
+    /// The same game under another rule, its first `setup` moves placed as the set of stones
+    /// they are ([`Board::from_listed_stones`]) and its walls kept; `None` if it could not have
+    /// been played so. The walls go before the moves after the set: those were played beside
+    /// them.
+    pub fn under_rule(&self, rule: Rule, setup: usize) -> Option<Board> {
+        let (set, played) = self.history().split_at(setup.min(self.history().len()));
+        // A set is placed black, white, black, ... ([`Board::from_stones`]).
+        let black: Vec<Move> = set.iter().step_by(2).copied().collect();
+        let white: Vec<Move> = set.iter().skip(1).step_by(2).copied().collect();
+        let mut replayed = Board::from_stones(self.width(), self.height(), rule, &black, &white).ok()?;
         for wall in self.wall_cells() {
             replayed.add_wall(wall).ok()?;
         }
-        for &mv in self.history() {
+        for &mv in played {
             replayed.play(mv).ok()?;
         }
         Some(replayed)
@@ -74,12 +87,12 @@ mod tests {
     #[test]
     fn renju_stones_that_alternate_are_replayed_in_order() {
         let stones = [(mv(7, 7), Color::Black), (mv(8, 8), Color::White), (mv(7, 8), Color::Black)];
-        let (board, setup) = Board::from_listed_stones(15, 15, Rule::Renju, &stones).unwrap();
+        let (board, setup) = Board::from_listed_stones(15, 15, Rule::Renju, &stones, &[]).unwrap();
         assert_eq!((board.history(), setup), (&[mv(7, 7), mv(8, 8), mv(7, 8)][..], 0));
-        let (board, setup) = Board::from_listed_stones(15, 15, Rule::Freestyle, &stones).unwrap();
+        let (board, setup) = Board::from_listed_stones(15, 15, Rule::Freestyle, &stones, &[]).unwrap();
         assert_eq!((board.history().len(), setup), (3, 3));
         let shuffled = [stones[1], stones[0], stones[2]];
-        let (_, setup) = Board::from_listed_stones(15, 15, Rule::Renju, &shuffled).unwrap();
+        let (_, setup) = Board::from_listed_stones(15, 15, Rule::Renju, &shuffled, &[]).unwrap();
         assert_eq!(setup, 3);
     }
 
@@ -87,8 +100,10 @@ mod tests {
     fn a_stone_on_a_stone_is_refused_either_way() {
         for rule in [Rule::Renju, Rule::Freestyle] {
             let stones = [(mv(7, 7), Color::Black), (mv(7, 7), Color::White)];
-            let error = Board::from_listed_stones(15, 15, rule, &stones).err();
+            let error = Board::from_listed_stones(15, 15, rule, &stones, &[]).err();
             assert!(matches!(error, Some(BoardError::Stone { .. })), "{rule:?}");
+            let error = Board::from_listed_stones(15, 15, rule, &stones[..1], &[mv(7, 7)]).err();
+            assert!(matches!(error, Some(BoardError::Stone { .. })), "a wall on a stone, {rule:?}");
         }
     }
 
@@ -102,12 +117,12 @@ mod tests {
             board.play(b).unwrap();
             board.play(w).unwrap();
         }
-        assert!(board.under_rule(Rule::Freestyle).is_none(), "the six ends a freestyle game");
+        assert!(board.under_rule(Rule::Freestyle, 0).is_none(), "the six ends a freestyle game");
         let mut opening = Board::new(15, 15, Rule::Freestyle).unwrap();
         for m in [mv(7, 7), mv(8, 8), mv(7, 8)] {
             opening.play(m).unwrap();
         }
-        let renju = opening.under_rule(Rule::Renju).unwrap();
+        let renju = opening.under_rule(Rule::Renju, 0).unwrap();
         assert_eq!((renju.history(), renju.rule()), (opening.history(), Rule::Renju));
         let without = board.without_stone(mv(10, 0)).unwrap();
         assert!(without.is_empty(mv(10, 0)) && without.history().len() == 11);
@@ -116,16 +131,45 @@ mod tests {
     #[test]
     fn walls_stay_when_the_rule_changes_or_a_stone_is_taken_away() {
         let stones = [(mv(5, 5), Color::Black), (mv(6, 6), Color::White)];
-        let (mut board, _) = Board::from_listed_stones(15, 15, Rule::Standard, &stones).unwrap();
-        board.add_wall(mv(7, 7)).unwrap();
-        board.add_wall(mv(0, 14)).unwrap();
-        board.play(mv(8, 8)).unwrap();
         let walls = [mv(7, 7), mv(0, 14)];
-        let renju = board.under_rule(Rule::Renju).unwrap();
+        let (mut board, setup) = Board::from_listed_stones(15, 15, Rule::Standard, &stones, &walls).unwrap();
+        board.play(mv(8, 8)).unwrap();
+        let renju = board.under_rule(Rule::Renju, setup).unwrap();
         assert_eq!(renju.wall_cells().collect::<Vec<_>>(), walls);
         assert_eq!((renju.history(), renju.hash()), (board.history(), board.hash()));
         let without = board.without_stone(mv(8, 8)).unwrap();
         assert_eq!(without.wall_cells().collect::<Vec<_>>(), walls);
         assert!(without.is_empty(mv(8, 8)) && !without.is_empty(mv(7, 7)));
+    }
+
+    #[test]
+    fn set_up_stones_change_rule_as_a_set() {
+        // Played last, black's 7,7 would be a double three, forbidden under renju; as a set of
+        // stones its order is unknown.
+        let black = [mv(7, 5), mv(7, 6), mv(5, 7), mv(6, 7), mv(7, 7)];
+        let white = [mv(0, 0), mv(0, 2), mv(0, 4), mv(0, 6)];
+        let set = Board::from_stones(15, 15, Rule::Freestyle, &black, &white).unwrap();
+        let replayed = set.under_rule(Rule::Renju, 0).unwrap();
+        assert_eq!(replayed.winner(), Some(Color::White), "replayed move by move, 7,7 is a foul");
+        let renju = set.under_rule(Rule::Renju, 9).unwrap();
+        assert_eq!((renju.history(), renju.rule()), (set.history(), Rule::Renju));
+        assert!(!renju.is_over());
+    }
+
+    #[test]
+    fn renju_stones_in_order_are_played_beside_the_walls() {
+        // Walls at 4,7 and 8,7 close black's three on row 7, so 7,7 makes one open three (its
+        // column), not two.
+        let order = [(5, 7), (0, 0), (7, 5), (0, 2), (6, 7), (0, 4), (7, 6), (0, 6), (7, 7)];
+        let stones: Vec<(Move, Color)> = order
+            .iter()
+            .enumerate()
+            .map(|(i, &(x, y))| (mv(x, y), if i % 2 == 0 { Color::Black } else { Color::White }))
+            .collect();
+        let walls = [mv(4, 7), mv(8, 7)];
+        let (board, setup) = Board::from_listed_stones(15, 15, Rule::Renju, &stones, &walls).unwrap();
+        assert_eq!((board.history().len(), setup, board.is_over()), (9, 0, false));
+        let (unwalled, _) = Board::from_listed_stones(15, 15, Rule::Renju, &stones, &[]).unwrap();
+        assert_eq!(unwalled.winner(), Some(Color::White), "without the walls 7,7 is a foul");
     }
 }

@@ -468,11 +468,8 @@ impl<W: Write + Send> Session<W> {
         let brain_is_black = own == opponent;
         let colour = |own: bool| if own == brain_is_black { Color::Black } else { Color::White };
         let listed: Vec<(Move, Color)> = played.iter().map(|&(mv, own)| (mv, colour(own))).collect();
-        let (mut board, setup) = Board::from_listed_stones(current.width(), current.height(), self.rule, &listed)
+        let (board, setup) = Board::from_listed_stones(current.width(), current.height(), self.rule, &listed, &walls)
             .map_err(|error| format!("bad position: {error}"))?;
-        for &wall in &walls {
-            board.add_wall(wall).map_err(|error| format!("bad position: field 3 stone {wall}: {error}"))?;
-        }
         if !think {
             self.board = Some(board);
             self.setup = setup;
@@ -546,7 +543,7 @@ impl<W: Write + Send> Session<W> {
         // mislead, and `START` keeps the table.
         self.engine.clear_hash();
         if let Some(board) = &self.board {
-            match board.under_rule(rule) {
+            match board.under_rule(rule, self.setup) {
                 Some(rebuilt) => self.board = Some(rebuilt),
                 None => log::warn!("the position does not fit rule {rule:?}; keeping the old rule for this game"),
             }
