@@ -65,16 +65,18 @@ impl fmt::Display for Swap2Error {
 
 impl std::error::Error for Swap2Error {}
 
-/// The swap2 answer when `stones` (in the order played) are on a `width`×`height` board.
+/// The swap2 answer when `stones` (in the order played) are on a `width`×`height` board; no
+/// stone it places is on a `blocked` point, which the judge must not propose either.
 pub fn choose(
     width: usize,
     height: usize,
     rule: Rule,
     stones: &[Move],
+    blocked: &[Move],
     judge: &mut dyn FnMut(&Board) -> Judgement,
 ) -> Result<Swap2Choice, Swap2Error> {
     match stones.len() {
-        0 => opening(width, height, rule, judge),
+        0 => opening(width, height, rule, blocked, judge),
         3 => after_three(position(width, height, rule, stones)?, judge),
         5 => {
             let board = position(width, height, rule, stones)?;
@@ -93,11 +95,12 @@ fn position(width: usize, height: usize, rule: Rule, stones: &[Move]) -> Result<
     Board::from_stones(width, height, rule, &black, &white).map_err(|error| Swap2Error::Position(error.to_string()))
 }
 
-/// The candidate opening the judge finds closest to balanced.
+/// The candidate opening off the `blocked` points that the judge finds closest to balanced.
 fn opening(
     width: usize,
     height: usize,
     rule: Rule,
+    blocked: &[Move],
     judge: &mut dyn FnMut(&Board) -> Judgement,
 ) -> Result<Swap2Choice, Swap2Error> {
     let centre = ((width / 2) as isize, (height / 2) as isize);
@@ -109,6 +112,9 @@ fn opening(
             on_board.then(|| Move::new(x as usize, y as usize)).flatten()
         });
         let [Some(a), Some(b), Some(c)] = stones else { continue };
+        if [a, b, c].iter().any(|stone| blocked.contains(stone)) {
+            continue;
+        }
         let Ok(board) = position(width, height, rule, &[a, b, c]) else { continue };
         let imbalance = judge(&board).score.saturating_abs();
         if best.is_none_or(|(least, _)| imbalance < least) {
@@ -162,7 +168,7 @@ mod tests {
     #[test]
     fn opening_is_three_distinct_stones_near_the_centre() {
         for size in [5, 15, 20] {
-            let Ok(Swap2Choice::Opening(stones)) = choose(size, size, Rule::Standard, &[], &mut fixed(0)) else {
+            let Ok(Swap2Choice::Opening(stones)) = choose(size, size, Rule::Standard, &[], &[], &mut fixed(0)) else {
                 panic!("no opening on {size}x{size}");
             };
             let centre = size / 2;
@@ -178,17 +184,27 @@ mod tests {
             calls += 1;
             Judgement { score: if calls == 2 { -20 } else { 400 }, best: None }
         };
-        let Ok(Swap2Choice::Opening(stones)) = choose(15, 15, Rule::Standard, &[], &mut judge) else { panic!() };
+        let Ok(Swap2Choice::Opening(stones)) = choose(15, 15, Rule::Standard, &[], &[], &mut judge) else { panic!() };
         assert_eq!(stones, [mv(7, 7), mv(7, 8), mv(9, 6)]);
+    }
+
+    #[test]
+    fn no_opening_stone_is_on_a_blocked_point() {
+        let Ok(Swap2Choice::Opening(stones)) = choose(15, 15, Rule::Standard, &[], &[mv(8, 6)], &mut fixed(0)) else {
+            panic!()
+        };
+        assert_eq!(stones, [mv(7, 7), mv(7, 8), mv(9, 6)], "the first candidate has a stone on 8,6");
+        let centre: Vec<Move> = (4..11).flat_map(|x| (4..11).map(move |y| mv(x, y))).collect();
+        assert_eq!(choose(15, 15, Rule::Standard, &[], &centre, &mut fixed(0)), Err(Swap2Error::NoMove));
     }
 
     #[test]
     fn after_three_stones_the_score_decides() {
         let three = [mv(7, 7), mv(8, 7), mv(9, 9)];
-        assert_eq!(choose(15, 15, Rule::Standard, &three, &mut fixed(-500)), Ok(Swap2Choice::Swap));
-        assert_eq!(choose(15, 15, Rule::Standard, &three, &mut fixed(500)), Ok(Swap2Choice::Play(mv(0, 0))));
+        assert_eq!(choose(15, 15, Rule::Standard, &three, &[], &mut fixed(-500)), Ok(Swap2Choice::Swap));
+        assert_eq!(choose(15, 15, Rule::Standard, &three, &[], &mut fixed(500)), Ok(Swap2Choice::Play(mv(0, 0))));
         assert_eq!(
-            choose(15, 15, Rule::Standard, &three, &mut fixed(10)),
+            choose(15, 15, Rule::Standard, &three, &[], &mut fixed(10)),
             Ok(Swap2Choice::PutTwo([mv(0, 0), mv(1, 0)]))
         );
     }
@@ -196,15 +212,15 @@ mod tests {
     #[test]
     fn after_five_stones_swap_or_play() {
         let five = [mv(7, 7), mv(8, 7), mv(9, 9), mv(8, 8), mv(8, 6)];
-        assert_eq!(choose(15, 15, Rule::Standard, &five, &mut fixed(-1)), Ok(Swap2Choice::Swap));
-        assert_eq!(choose(15, 15, Rule::Standard, &five, &mut fixed(0)), Ok(Swap2Choice::Play(mv(0, 0))));
+        assert_eq!(choose(15, 15, Rule::Standard, &five, &[], &mut fixed(-1)), Ok(Swap2Choice::Swap));
+        assert_eq!(choose(15, 15, Rule::Standard, &five, &[], &mut fixed(0)), Ok(Swap2Choice::Play(mv(0, 0))));
     }
 
     #[test]
     fn other_stone_counts_are_refused() {
         let two = [mv(7, 7), mv(8, 7)];
-        assert_eq!(choose(15, 15, Rule::Standard, &two, &mut fixed(0)), Err(Swap2Error::StoneCount(2)));
+        assert_eq!(choose(15, 15, Rule::Standard, &two, &[], &mut fixed(0)), Err(Swap2Error::StoneCount(2)));
         let clash = [mv(7, 7), mv(7, 7), mv(9, 9)];
-        assert!(matches!(choose(15, 15, Rule::Standard, &clash, &mut fixed(0)), Err(Swap2Error::Position(_))));
+        assert!(matches!(choose(15, 15, Rule::Standard, &clash, &[], &mut fixed(0)), Err(Swap2Error::Position(_))));
     }
 }

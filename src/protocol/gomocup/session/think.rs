@@ -30,15 +30,15 @@ impl<W: io::Write + Send> Session<W> {
         let stones = points.iter().map(|&(x, y)| square(&current, x, y)).collect::<Result<Vec<_>, _>>()?;
         let budget = time::move_budget(&self.time.limits()).unwrap_or(self.time.turn);
         let judge_time = budget.saturating_sub(received.elapsed()).mul_f64(SWAP2_JUDGE_SHARE);
-        let Session { engine, signals, max_depth, threat_solver, .. } = self;
+        // A move's limits (depth, nodes, blocked points), on the judge's share of the time.
+        let limits = SearchLimits { move_time: Some(judge_time), clock: None, ..self.move_limits() };
+        let Session { engine, signals, blocked, .. } = self;
         let mut judge = |board: &Board| {
             signals.arm();
-            let limits =
-                SearchLimits { depth: *max_depth, solver: *threat_solver, ..SearchLimits::move_time(judge_time) };
             let result = engine.go(board, &limits, Instant::now(), signals.stop_flag(), &mut |_| {});
             Judgement { score: result.score, best: result.best_move }
         };
-        let choice = swap2::choose(current.width(), current.height(), self.rule, &stones, &mut judge);
+        let choice = swap2::choose(current.width(), current.height(), self.rule, &stones, blocked, &mut judge);
         if self.signals.quit_requested() {
             return Ok(Answer::Quit);
         }
