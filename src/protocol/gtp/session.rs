@@ -139,6 +139,7 @@ impl<G: Playable> Session<G> {
                 Ok(String::new())
             }
             Command::SetPosition(text) => {
+                let text = if self.names_swapped { self.swap_names(&text) } else { text };
                 let position = self.initial.set_up(&text)?;
                 self.engine.new_game();
                 self.record = GameRecord::new(position);
@@ -193,6 +194,34 @@ impl<G: Playable> Session<G> {
     fn names(&self) -> [&'static str; 2] {
         let [first, second] = self.record.position().player_names();
         if self.names_swapped { [second, first] } else { [first, second] }
+    }
+
+    /// `text` with the players' names (or their initials) exchanged, word by word and, for
+    /// one-letter names, letter by letter (tic-tac-toe's `x.o/...`): the game's set-up reads
+    /// its own names, which `set_first_color` exchanged for the user.
+    fn swap_names(&self, text: &str) -> String {
+        let [first, second] = self.record.position().player_names();
+        let other = |word: &str| {
+            let word = word.to_ascii_lowercase();
+            let named = |name: &str| word == name || (word.len() == 1 && name.starts_with(&word));
+            if named(first) {
+                Some(second)
+            } else if named(second) {
+                Some(first)
+            } else {
+                None
+            }
+        };
+        let letters = first.len() == 1 && second.len() == 1;
+        let words = text.split(|c: char| c.is_whitespace() || c == ',').filter(|word| !word.is_empty());
+        let swapped = words.map(|word| match other(word) {
+            Some(name) => name.to_string(),
+            None if letters => {
+                word.chars().map(|c| other(&c.to_string()).map_or(c.to_string(), String::from)).collect()
+            }
+            None => word.to_string(),
+        });
+        swapped.collect::<Vec<_>>().join(" ")
     }
 
     /// A colour argument: a player's name or its first letter, any case.
