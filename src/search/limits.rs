@@ -11,7 +11,8 @@ use std::time::Duration;
 pub struct SearchLimits {
     /// Deepest iteration to complete.
     pub depth: Option<u32>,
-    /// Nodes searched by the main thread; with one thread this makes runs reproducible.
+    /// Nodes searched by all threads together (Yixin's `max_node` is the move's); with one
+    /// thread this makes runs reproducible.
     pub nodes: Option<u64>,
     /// Longest this move may take (Gomocup `timeout_turn`, GTP byo-yomi).
     pub move_time: Option<Duration>,

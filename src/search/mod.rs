@@ -238,7 +238,8 @@ impl<'a, G: Game> Worker<'a, G> {
         if self.nodes.is_multiple_of(POLL_INTERVAL) {
             self.flush_nodes();
             if self.id == 0 {
-                let over_nodes = self.shared.limits.nodes.is_some_and(|n| self.nodes >= n);
+                let searched = self.shared.nodes.load(Ordering::Relaxed);
+                let over_nodes = self.shared.limits.nodes.is_some_and(|n| searched >= n);
                 if over_nodes || self.shared.time.hard_expired() {
                     self.shared.limit_reached.store(true, Ordering::Relaxed);
                 }

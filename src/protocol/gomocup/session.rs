@@ -112,19 +112,29 @@ struct TimeControl {
     turn: Duration,
     /// Zero means no match clock.
     match_time: Duration,
+    /// The match clock as the manager last reported it (`INFO time_left`). Kept across `START`:
+    /// Yixin-Board reports it before the `START` of every position it asks about.
     left: Option<Duration>,
+    /// The brain's thinking since `left` was reported, or since the game began where it never
+    /// was: a manager that does not report the clock still has it kept.
+    spent: Duration,
     /// Added to the match clock after each move.
     increment: Duration,
 }
 
 impl TimeControl {
+    /// Counts a move's thinking against the match clock, which then gains the increment.
+    fn charge(&mut self, thought: Duration) {
+        self.spent = (self.spent + thought).saturating_sub(self.increment);
+    }
+
     fn limits(&self) -> SearchLimits {
         SearchLimits { move_time: Some(self.turn), clock: self.clock(), ..SearchLimits::default() }
     }
 
     fn clock(&self) -> Option<Clock> {
         (!self.match_time.is_zero()).then(|| Clock {
-            remaining: self.left.unwrap_or(self.match_time),
+            remaining: self.left.unwrap_or(self.match_time).saturating_sub(self.spent),
             increment: self.increment,
             moves_to_go: None,
         })
@@ -177,6 +187,7 @@ impl<W: Write + Send> Session<W> {
                 turn: DEFAULT_TURN_TIME,
                 match_time: Duration::ZERO,
                 left: None,
+                spent: Duration::ZERO,
                 increment: Duration::ZERO,
             },
             max_depth: None,
@@ -415,7 +426,7 @@ impl<W: Write + Send> Session<W> {
         }
         self.board = Some(board);
         self.setup = 0;
-        self.time.left = None;
+        self.time.spent = Duration::ZERO;
         Ok(Answer::Reply(Response::Ok))
     }
 
@@ -505,7 +516,10 @@ impl<W: Write + Send> Session<W> {
         match info {
             Info::TimeoutTurn(ms) => self.time.turn = Duration::from_millis(ms),
             Info::TimeoutMatch(ms) => self.time.match_time = Duration::from_millis(ms),
-            Info::TimeLeft(ms) => self.time.left = Some(Duration::from_millis(ms)),
+            Info::TimeLeft(ms) => {
+                self.time.left = Some(Duration::from_millis(ms));
+                self.time.spent = Duration::ZERO;
+            }
             Info::MaxMemory(bytes) => self.engine.limit_memory(bytes),
             // The manager's cap, not a wish: threads beyond the cores only slow a search down,
             // and thousands of them (a fuzzed `INFO thread_num 2000`) stall it for minutes.
@@ -642,8 +656,13 @@ mod tests {
 
     #[test]
     fn time_settings_become_search_limits() {
-        let mut time =
-            TimeControl { turn: DEFAULT_TURN_TIME, match_time: Duration::ZERO, left: None, increment: Duration::ZERO };
+        let mut time = TimeControl {
+            turn: DEFAULT_TURN_TIME,
+            match_time: Duration::ZERO,
+            left: None,
+            spent: Duration::ZERO,
+            increment: Duration::ZERO,
+        };
         assert_eq!(time.limits().move_time, Some(DEFAULT_TURN_TIME));
         assert_eq!(time.limits().clock, None);
         time.match_time = Duration::from_secs(100);
@@ -651,6 +670,27 @@ mod tests {
         time.left = Some(Duration::from_secs(30));
         assert_eq!(time.limits().clock.unwrap().remaining, Duration::from_secs(30));
         assert_eq!(time::move_budget(&time.limits()), Some(Duration::from_millis(1_200)));
+        time.charge(Duration::from_secs(5));
+        assert_eq!(time.limits().clock.unwrap().remaining, Duration::from_secs(25));
+        time.increment = Duration::from_secs(2);
+        time.charge(Duration::from_secs(1));
+        assert_eq!(time.limits().clock.unwrap().remaining, Duration::from_secs(26));
+    }
+
+    #[test]
+    fn the_match_clock_is_kept_across_start_and_counted_without_reports() {
+        let remaining = |session: &Session<Vec<u8>>| session.time.limits().clock.unwrap().remaining;
+        let mut session = Session::new(Engine::new(1, 1), Vec::new(), Arc::new(Signals::default()));
+        // Yixin-Board's order: the clock, then START, then the position.
+        feed(&mut session, &["INFO timeout_match 20000", "INFO time_left 400", "START 15"]);
+        assert_eq!(remaining(&session), Duration::from_millis(400));
+        // Without reports the brain's own thinking is charged, until the next game.
+        let mut session = Session::new(Engine::new(1, 1), Vec::new(), Arc::new(Signals::default()));
+        feed(&mut session, &["INFO timeout_match 20000", "INFO max_depth 2", "START 15"]);
+        feed(&mut session, &["BEGIN"]);
+        assert!(remaining(&session) < Duration::from_millis(20_000));
+        feed(&mut session, &["START 15"]);
+        assert_eq!(remaining(&session), Duration::from_millis(20_000));
     }
 
     #[test]

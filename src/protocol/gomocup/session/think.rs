@@ -30,8 +30,10 @@ impl<W: io::Write + Send> Session<W> {
         let stones = points.iter().map(|&(x, y)| square(&current, x, y)).collect::<Result<Vec<_>, _>>()?;
         let budget = time::move_budget(&self.time.limits()).unwrap_or(self.time.turn);
         let judge_time = budget.saturating_sub(received.elapsed()).mul_f64(SWAP2_JUDGE_SHARE);
-        // A move's limits (depth, nodes, blocked points), on the judge's share of the time.
-        let limits = SearchLimits { move_time: Some(judge_time), clock: None, ..self.move_limits() };
+        // A move's limits (depth, blocked points), on the judge's share of its time and nodes.
+        let limits = self.move_limits();
+        let judge_nodes = limits.nodes.map(|nodes| ((nodes as f64 * SWAP2_JUDGE_SHARE) as u64).max(1));
+        let limits = SearchLimits { move_time: Some(judge_time), clock: None, nodes: judge_nodes, ..limits };
         let Session { engine, signals, blocked, .. } = self;
         let mut judge = |board: &Board| {
             signals.arm();
@@ -39,6 +41,7 @@ impl<W: io::Write + Send> Session<W> {
             Judgement { score: result.score, best: result.best_move }
         };
         let choice = swap2::choose(current.width(), current.height(), self.rule, &stones, blocked, &mut judge);
+        self.time.charge(received.elapsed());
         if self.signals.quit_requested() {
             return Ok(Answer::Quit);
         }
@@ -64,6 +67,7 @@ impl<W: io::Write + Send> Session<W> {
             return Err("the game is over".into());
         }
         let result = self.search(&board, received, nbest.unwrap_or(1));
+        self.time.charge(received.elapsed());
         if self.signals.quit_requested() {
             return Ok(Answer::Quit);
         }
@@ -178,6 +182,7 @@ impl<W: io::Write + Send> Session<W> {
                 }
             },
         );
+        self.time.charge(received.elapsed());
         if self.signals.quit_requested() {
             return Ok(Answer::Quit);
         }
