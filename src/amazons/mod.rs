@@ -93,14 +93,14 @@ impl Game for Position {
     }
 
     /// The exact solver, once the regions both sides reach are small, resuming its earlier
-    /// tries: a win it proves is played. It does not say how long the win takes, but no game lasts longer than there
-    /// are empty squares.
+    /// tries: a win it proves is played. It does not say how long the win takes, so its length
+    /// is the game's most ([`solve::most_plies`]).
     fn solve_threats(&mut self, max_nodes: u64) -> Proof<Move> {
         if !solve::worth_solving(self) {
             return Proof { win: None, nodes: 0 };
         }
         let solution = solve::solve_resuming(self, max_nodes);
-        let plies = self.empty_bits().count_ones();
+        let plies = solve::most_plies(self);
         let win = solution.best.filter(|_| solution.winner == Some(self.side_to_move())).map(|mv| (mv, plies));
         Proof { win, nodes: solution.nodes }
     }
@@ -109,9 +109,20 @@ impl Game for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Playable;
 
     fn square(name: &str) -> Square {
         name.parse().unwrap()
+    }
+
+    #[test]
+    fn a_proved_win_lasts_no_longer_than_the_squares_the_queens_reach() {
+        // Each queen walled into three squares of its own: six plies at most, one fewer a ply.
+        let mut pos = Position::new().set_up("white a1 black j10 arrows a5 b1 b2 b3 b4 b5 i6 i7 i8 i9 i10 j6").unwrap();
+        assert_eq!(solve::most_plies(&pos), 6);
+        pos.make(pos.legal_moves()[0]);
+        assert_eq!(solve::most_plies(&pos), 5);
+        assert_eq!(solve::most_plies(&Position::new()), 92);
     }
 
     #[test]

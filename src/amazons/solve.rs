@@ -543,6 +543,15 @@ pub fn worth_solving(pos: &Position) -> bool {
     Regions::of(pos).shared.count_ones() <= SOLVABLE_SHARED_SQUARES
 }
 
+/// The most plies the game can still last: the empty squares the queens reach, king-connected
+/// through empty squares. A move keeps its queen among them and its arrow fills one of them.
+pub fn most_plies(pos: &Position) -> u32 {
+    let me = pos.side_to_move();
+    let queens = pos.queen_bits(me) | pos.queen_bits(me.opponent());
+    let empty = pos.empty_bits();
+    (grown(queens, |part| neighbours(part) & (empty | queens)) & empty).count_ones()
+}
+
 /// The most empty squares in shared regions for [`worth_solving`]: a 5x5 position with 16
 /// took millions of nodes, a dozen tens of thousands.
 const SOLVABLE_SHARED_SQUARES: u32 = 14;

@@ -166,8 +166,9 @@ impl<G: Playable, W: Write> Game<'_, G, W> {
         let result = self.engine.think(position, &limits, Instant::now(), &stop, &mut |_| {});
         let outlook = match mate_distance(result.score) {
             Some(1) if result.score > 0 => "and wins".into(),
-            Some(plies) if result.score > 0 => format!("wins in {} moves", plies.div_ceil(2)),
-            Some(plies) => format!("loses in {} moves at best", plies.div_ceil(2).max(1)),
+            // A mate distance bounds the game: a solver may prove a win without its length.
+            Some(plies) if result.score > 0 => format!("wins within {} moves", plies.div_ceil(2)),
+            Some(plies) => format!("loses within {} moves", plies.div_ceil(2).max(1)),
             None if position.solving_depth().is_some() && result.score == 0 => "a draw with best play".into(),
             None => format!("score {}", result.score),
         };
