@@ -26,7 +26,8 @@ Usage: bash scripts/match.sh --engine1 CMD --engine2 CMD [options] [-- c-gomoku-
   --tc-game S         seconds per game and engine (match clock); default none
   --tc-move2 S        engine2's seconds per move, for a time-odds match; default --tc-move
   --tc-game2 S        engine2's seconds per game; default --tc-game
-  --openings FILE     default ../shared/openings/<rule>_<size>.txt from the repository root
+  --openings FILE     default ../shared/openings/<rule>_<size>.txt beside the repository (the
+                      team's 30), else scripts/openings/<rule>_<size>.txt (1,000)
   --games N           default 2 x the number of openings (each opening twice, colours swapped)
   --concurrency N     parallel games; default 1
   --out DIR           where games.pgn, games.sgf, messages.txt, match.log and report.txt go
@@ -89,7 +90,10 @@ NAME1="$(basename "${ENGINE1%% *}")"; NAME1="${NAME1#pbrain-}"
 NAME2="$(basename "${ENGINE2%% *}")"; NAME2="${NAME2#pbrain-}"
 if [[ "$NAME1" == "$NAME2" ]]; then NAME1="${NAME1}1"; NAME2="${NAME2}2"; fi
 
-OPENINGS="${OPENINGS:-$ROOT/../shared/openings/${RULE}_${SIZE}.txt}"
+if [[ -z "${OPENINGS:-}" ]]; then
+    OPENINGS="$ROOT/../shared/openings/${RULE}_${SIZE}.txt"
+    [[ -f "$OPENINGS" ]] || OPENINGS="$ROOT/scripts/openings/${RULE}_${SIZE}.txt"
+fi
 [[ -f "$OPENINGS" ]] || die "openings file not found: $OPENINGS"
 OPENINGS="$(realpath "$OPENINGS")"
 N_OPENINGS="$(grep -c '[^[:space:]]' "$OPENINGS" || true)"

@@ -13,7 +13,8 @@ The engine is a build with the tune feature (`cargo build --release --features t
 --target-dir target/tune`): its pbrain-arbor plays, each side with its own `--param NAME=VALUE`
 (values rounded to integers, kept inside their ranges), and its `arbor params` gives the table.
 --tune REGEX picks the parameters to move (the rest keep their defaults). --engine-args gives both
-sides the same further arguments, for example '--network embedded' to tune around the network.
+sides the same further arguments, for example '--network none' to tune around the classical
+evaluation (the engines play the network by default).
 
 Iterations run in batches of --batch from one θ, so the workers (scripts/games.py's options:
 a local cluster, --scheduler, --direct) stay busy; the path is then the same on any cluster.
@@ -152,7 +153,7 @@ def main():
     ap.add_argument("--batch", type=int, help="iterations played from one θ, default twice --workers; with"
                     " --asynchronous the pairs in flight, default --workers (give it for a cluster named by --scheduler)")
     ap.add_argument("--engine-args", help="arguments both sides take before their --param ones, for example"
-                    " '--network embedded' (kept in the state)")
+                    " '--network none' (kept in the state)")
     ap.add_argument("--stop-after", type=int, help="stop once k reaches this (default N)")
     ap.add_argument("--asynchronous", action="store_true", help="step θ after each pair and draw the next pair"
                     " around the new θ, --batch pairs in flight (fishtest's way: no worker waits for a batch's"

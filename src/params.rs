@@ -17,7 +17,7 @@ pub struct Param {
     pub default: i32,
     pub min: i32,
     pub max: i32,
-    /// The size of SPSA's perturbation at the start of a run (fishtest's `c`).
+    /// The size of SPSA's perturbation at the end of a run (fishtest's `c_end`).
     pub step: f64,
 }
 

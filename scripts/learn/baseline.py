@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The present evaluation's figures on a position set's held-out positions, to put beside the
+"""The classical evaluation's figures on a position set's held-out positions, to put beside the
 network's (train.py): the value accuracy of the static evaluation's sign (positions whose game
 was won or lost: the side it favours won) and the move-match rate of the search's move ordering
 (the move it tries first is the search's best move), both through `arbor evaluate`.

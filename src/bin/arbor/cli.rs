@@ -132,7 +132,7 @@ pub const HELP: [(&str, &str); 13] = [
     (
         "params",
         "  arbor params
-      Lists the tuner's parameters, one a line: NAME DEFAULT MIN MAX STEP (STEP: SPSA's first
+      Lists the tuner's parameters, one a line: NAME DEFAULT MIN MAX STEP (STEP: SPSA's final
       perturbation). A build with --features tune takes --param NAME=VALUE (pbrain-arbor, bench).",
     ),
     (
