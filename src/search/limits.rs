@@ -43,6 +43,9 @@ pub struct Clock {
     pub increment: Duration,
     /// Moves until the clock is refilled, when the time control says so.
     pub moves_to_go: Option<u32>,
+    /// What any move may take whatever the clock's share: GTP's byo-yomi share, which waits
+    /// after the main time. Zero where the clock is all there is.
+    pub byo_yomi: Duration,
 }
 
 impl SearchLimits {

@@ -43,8 +43,8 @@ impl TimeManager {
         if let Some(clock) = limits.clock {
             let share = (clock.remaining / moves_left(&clock)).saturating_add(scaled(clock.increment, 0.8));
             let cap = scaled(clock.remaining, MAX_CLOCK_SHARE);
-            let clock_hard = share.saturating_mul(3).min(cap);
-            let clock_soft = scaled(share.min(cap), 0.8);
+            let clock_hard = share.saturating_mul(3).min(cap).max(clock.byo_yomi);
+            let clock_soft = scaled(share.min(cap), 0.8).max(scaled(clock.byo_yomi, SOFT_SHARE));
             hard = Some(hard.map_or(clock_hard, |h| h.min(clock_hard)));
             soft = Some(soft.map_or(clock_soft, |s| s.min(clock_soft)));
         }
@@ -101,15 +101,17 @@ pub fn byo_yomi_limits(left: Duration, stones_left: u32, period: Duration, perio
     let in_byo_yomi = stones_left > 0;
     let main_left = if in_byo_yomi { Duration::ZERO } else { left };
     let mut limits = SearchLimits::default();
+    let share = if period_stones > 0 { period / period_stones } else { Duration::ZERO };
     if !main_left.is_zero() {
-        limits.clock = Some(Clock { remaining: main_left, increment: Duration::ZERO, moves_to_go: None });
+        limits.clock =
+            Some(Clock { remaining: main_left, increment: Duration::ZERO, moves_to_go: None, byo_yomi: share });
     }
     if in_byo_yomi {
         // A byo-yomi period is shared evenly by its stones; the last one may use all of it.
         limits.move_time = Some(left / stones_left);
     } else if period_stones > 0 {
         // Byo-yomi waits after the main time: a move never needs less than its share of it.
-        limits.move_time = Some(main_left.max(period / period_stones));
+        limits.move_time = Some(main_left.max(share));
     } else if main_left.is_zero() {
         // Sudden death and nothing left: answer at once rather than lose on time.
         limits.depth = Some(1);
@@ -141,7 +143,12 @@ mod tests {
     #[test]
     fn clock_limit_never_spends_more_than_its_cap() {
         let limits = SearchLimits {
-            clock: Some(Clock { remaining: Duration::from_secs(4), increment: Duration::ZERO, moves_to_go: Some(1) }),
+            clock: Some(Clock {
+                remaining: Duration::from_secs(4),
+                increment: Duration::ZERO,
+                moves_to_go: Some(1),
+                byo_yomi: Duration::ZERO,
+            }),
             move_time: Some(Duration::from_secs(30)),
             ..SearchLimits::default()
         };
@@ -157,7 +164,8 @@ mod tests {
 
     #[test]
     fn the_largest_clocks_saturate_instead_of_overflowing() {
-        let clock = Clock { remaining: Duration::MAX, increment: Duration::MAX, moves_to_go: Some(1) };
+        let clock =
+            Clock { remaining: Duration::MAX, increment: Duration::MAX, moves_to_go: Some(1), byo_yomi: Duration::MAX };
         let limits = SearchLimits { clock: Some(clock), move_time: Some(Duration::MAX), ..SearchLimits::default() };
         let tm = TimeManager::new(&limits, Instant::now());
         assert!(!tm.hard_expired());
@@ -169,7 +177,12 @@ mod tests {
 
     #[test]
     fn move_budget_shares_the_clock_but_never_exceeds_the_turn() {
-        let clock = |secs| Clock { remaining: Duration::from_secs(secs), increment: Duration::ZERO, moves_to_go: None };
+        let clock = |secs| Clock {
+            remaining: Duration::from_secs(secs),
+            increment: Duration::ZERO,
+            moves_to_go: None,
+            byo_yomi: Duration::ZERO,
+        };
         let limits = |turn: Option<Duration>, secs: Option<u64>| SearchLimits {
             move_time: turn,
             clock: secs.map(clock),
@@ -190,6 +203,10 @@ mod tests {
         let main = byo_yomi_limits(secs(5), 0, secs(60), 5);
         assert_eq!(main.move_time, Some(secs(12)));
         assert_eq!(main.clock.map(|c| c.remaining), Some(secs(5)));
+        // A little main time left does not hold a move below its byo-yomi share.
+        let tm = TimeManager::new(&byo_yomi_limits(secs(1), 0, secs(30), 1), Instant::now());
+        assert_eq!(tm.hard, Some(secs(30) - MOVE_OVERHEAD));
+        assert!(tm.soft.unwrap() >= scaled(secs(30), SOFT_SHARE) - MOVE_OVERHEAD);
         let sudden_death_over = byo_yomi_limits(Duration::ZERO, 0, Duration::ZERO, 0);
         assert_eq!(sudden_death_over.depth, Some(1));
     }

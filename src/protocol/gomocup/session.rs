@@ -137,6 +137,7 @@ impl TimeControl {
             remaining: self.left.unwrap_or(self.match_time).saturating_sub(self.spent),
             increment: self.increment,
             moves_to_go: None,
+            byo_yomi: Duration::ZERO,
         })
     }
 }

@@ -146,7 +146,7 @@ fn usage(command: &str) -> &'static str {
 type Res<'a, T> = IResult<&'a str, T>;
 
 fn request_id(input: &str) -> Res<'_, u64> {
-    terminated(map_res(digit1, str::parse), space0).parse(input)
+    terminated(map_res(digit1, str::parse), space1).parse(input)
 }
 
 fn command(input: &str) -> Res<'_, Command> {
@@ -217,7 +217,8 @@ fn stones(input: &str) -> Res<'_, u32> {
 }
 
 /// One reply: `=` or `?`, the id if the request had one, the text, then the empty line that
-/// ends every GTP response. Text of several lines (a board) starts on the line after `=`.
+/// ends every GTP response. Text starts on the `=` line, as GNU Go writes `list_commands`,
+/// unless it begins with a line break (a board, whose columns must line up).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Response {
     pub id: Option<u64>,
@@ -240,12 +241,10 @@ impl fmt::Display for Response {
         let text: String =
             text.chars().map(|c| if c != '\n' && breaks_line(c) { char::REPLACEMENT_CHARACTER } else { c }).collect();
         let text = text.trim_end().replace("\n\n", "\n");
-        if text.contains('\n') {
-            write!(f, "\n{text}\n\n")
-        } else if text.is_empty() {
-            write!(f, "\n\n")
-        } else {
-            write!(f, " {text}\n\n")
+        match text.strip_prefix('\n') {
+            Some(lines) => write!(f, "\n{lines}\n\n"),
+            None if text.is_empty() => write!(f, "\n\n"),
+            None => write!(f, " {text}\n\n"),
         }
     }
 }
@@ -293,6 +292,8 @@ mod tests {
         assert_eq!(clean_line("\r"), None);
         let request = parse_request(&clean_line("42 genmove x # think\r").unwrap());
         assert_eq!(request, Request { id: Some(42), command: Ok(Command::GenMove { color: "x".into() }) });
+        // An id is a number, then a space: `12name` is no command, and has no id to answer with.
+        assert_eq!(parse_request("12name"), Request { id: None, command: Err(ParseError::Unknown("12name".into())) });
     }
 
     #[test]
@@ -321,7 +322,8 @@ mod tests {
         let ok = |id, text: &str| Response { id, result: Ok(text.to_string()) }.to_string();
         assert_eq!(ok(None, ""), "=\n\n");
         assert_eq!(ok(Some(3), "b2"), "=3 b2\n\n");
-        assert_eq!(ok(None, "a\n\nb\n"), "=\na\nb\n\n");
+        assert_eq!(ok(None, "a\n\nb\n"), "= a\nb\n\n");
+        assert_eq!(ok(Some(4), "\n a\n b"), "=4\n a\n b\n\n", "a diagram starts below");
         assert_eq!(Response { id: Some(7), result: Err("illegal move".into()) }.to_string(), "?7 illegal move\n\n");
         let odd = Response { id: None, result: Err("unknown command: a\u{2028}b\rc".into()) };
         assert_eq!(odd.to_string(), "? unknown command: a\u{fffd}b\u{fffd}c\n\n");

@@ -165,6 +165,8 @@ impl<G: Playable> Session<G> {
             Command::TimeSettings { main, byo_yomi, stones } => {
                 let (main, byo_yomi) = (seconds(main)?, seconds(byo_yomi)?);
                 self.time = TimeSettings { main, byo_yomi, stones };
+                // Without a limit the engine keeps the clock of a game without time_settings.
+                let main = if self.time.unlimited() { DEFAULT_MAIN_TIME } else { main };
                 self.clocks = [PlayerClock { remaining: main, stones: 0 }; 2];
                 Ok(String::new())
             }
@@ -284,20 +286,25 @@ impl<G: Playable> Session<G> {
         limits
     }
 
+    /// Under no time limit (GTP's byo-yomi time with no stones) the engine still answers: it
+    /// plays as without time_settings, a game of [`DEFAULT_MAIN_TIME`] run down by its moves.
     fn time_limits(&self, player: usize) -> SearchLimits {
-        if self.time.unlimited() {
-            return SearchLimits::default();
-        }
         let clock = self.clocks[player];
-        time::byo_yomi_limits(clock.remaining, clock.stones, self.time.byo_yomi, self.time.stones)
+        let (period, stones) =
+            if self.time.unlimited() { (Duration::ZERO, 0) } else { (self.time.byo_yomi, self.time.stones) };
+        time::byo_yomi_limits(clock.remaining, clock.stones, period, stones)
     }
 
     /// Runs our own clock down when the controller does not send `time_left`.
     fn charge(&mut self, player: usize, used: Duration) {
         let clock = &mut self.clocks[player];
+        let overrun = used.saturating_sub(clock.remaining);
         clock.remaining = clock.remaining.saturating_sub(used);
         if clock.stones == 0 && clock.remaining.is_zero() && self.time.stones > 0 {
-            *clock = PlayerClock { remaining: self.time.byo_yomi, stones: self.time.stones };
+            // The move ran into the first period: what it took there is gone, and it is not
+            // counted as one of the period's stones, which can only err on the safe side.
+            let remaining = self.time.byo_yomi.saturating_sub(overrun);
+            *clock = PlayerClock { remaining, stones: self.time.stones };
         } else if clock.stones > 0 {
             clock.stones -= 1;
             if clock.stones == 0 {
@@ -306,9 +313,10 @@ impl<G: Playable> Session<G> {
         }
     }
 
+    /// The diagram, from the line after `=`.
     fn board_text(&self) -> String {
         let position = self.record.position();
-        let mut text = position.diagram(self.record.last_move());
+        let mut text = format!("\n{}", position.diagram(self.record.last_move()));
         match position.verdict() {
             Some(verdict) => match verdict.winner {
                 Some(winner) => text.push_str(&format!("{} wins: {}", self.names()[winner], verdict.reason)),
