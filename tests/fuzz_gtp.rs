@@ -143,7 +143,9 @@ fn expected_reply(line: &str) -> Option<Option<u64>> {
         return None;
     }
     let digits: String = cleaned.chars().take_while(char::is_ascii_digit).collect();
-    Some(digits.parse().ok())
+    // An id is a number followed by a space or by nothing.
+    let ends = matches!(cleaned[digits.len()..].chars().next(), None | Some(' '));
+    Some(digits.parse().ok().filter(|_| ends))
 }
 
 /// One reply as printed: `=` or `?`, the id if any, the lines of text.

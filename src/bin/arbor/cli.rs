@@ -526,6 +526,9 @@ fn perft(parser: &mut Parser) -> Result<Request, lexopt::Error> {
             arg => return Err(arg.unexpected()),
         }
     }
+    if let Some(size) = size {
+        amazons_size(size)?;
+    }
     Ok(Request::Perft { depth: depth.ok_or("a game and a depth are needed: perft amazons DEPTH")?, size })
 }
 
@@ -628,6 +631,9 @@ fn size_only(parser: &mut Parser, subcommand: &'static str) -> Result<Request, l
             arg => return Err(arg.unexpected()),
         }
     }
+    if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+        return Err(format!("--size: {size} is not from {MIN_SIZE} to {MAX_SIZE}").into());
+    }
     Ok(if subcommand == "forbidden" { Request::Forbidden { size } } else { Request::Features { size } })
 }
 
@@ -695,7 +701,13 @@ fn solve(parser: &mut Parser) -> Result<Request, lexopt::Error> {
     if nodes == 0 {
         return Err("--nodes: 0 is not a positive count".into());
     }
+    amazons_size(size)?;
     Ok(Request::Solve { size, position, nodes, solved, each_move })
+}
+
+/// An Amazons board size the game takes, or the usage error saying why not.
+fn amazons_size((width, height): (usize, usize)) -> Result<(), lexopt::Error> {
+    amazons::Position::start(width, height).map(|_| ()).map_err(|e| format!("--size: {e}").into())
 }
 
 /// `params`: the table, as text.

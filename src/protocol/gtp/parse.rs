@@ -146,7 +146,8 @@ fn usage(command: &str) -> &'static str {
 type Res<'a, T> = IResult<&'a str, T>;
 
 fn request_id(input: &str) -> Res<'_, u64> {
-    terminated(map_res(digit1, str::parse), space1).parse(input)
+    // A number then a space (or nothing): `12name` is a command name, not an id.
+    terminated(map_res(digit1, str::parse), alt((space1, eof))).parse(input)
 }
 
 fn command(input: &str) -> Res<'_, Command> {

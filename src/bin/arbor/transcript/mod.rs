@@ -261,9 +261,12 @@ impl<'a> Conversation<'a> {
                     self.board.output(&actual);
                 }
                 Step::Match(pattern) => {
-                    let actual = self.next_line(line, &format!("a line matching {pattern}"))?;
-                    if !pattern.is_match(&actual) {
-                        return Err((line, format!("a line matching {pattern}"), format!("{actual:?}")));
+                    let expected = format!("a line matching {pattern}");
+                    let actual = self.next_line(line, &expected)?;
+                    match pattern.is_match(&actual) {
+                        Ok(true) => {}
+                        Ok(false) => return Err((line, expected, format!("{actual:?}"))),
+                        Err(why) => return Err((line, expected, why)),
                     }
                     self.board.output(&actual);
                 }

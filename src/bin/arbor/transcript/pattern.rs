@@ -1,5 +1,7 @@
 //! The patterns of `~` lines: the part of regular-expression syntax transcripts need, matched
-//! against a whole output line by backtracking (lines are short).
+//! against a whole output line by backtracking. Lines are short, and a line too long for the
+//! recursion, a pattern nested too deeply or a match that backtracks too long is reported as
+//! such rather than overflowing the stack or running on.
 //!
 //! Supported: literal characters; `.`; `\d` `\w` `\s` (ASCII digits, letters, digits and `_`,
 //! whitespace) and their negations `\D` `\W` `\S`; a backslash before any other punctuation
@@ -12,8 +14,16 @@
 //! A hand-written matcher rather than the `regex` crate: it keeps that crate out of the
 //! engine's dependencies, and transcripts need only this much.
 
+use std::cell::Cell;
 use std::fmt;
 
+/// The longest line a pattern is matched against: the matcher recurses once a character, and
+/// a 2 MiB thread (a test's) holds this many with room to spare.
+pub const LONGEST_LINE: usize = 4_096;
+/// The most nodes one match may visit: patterns such as `(a*)*b` backtrack exponentially.
+const MOST_STEPS: usize = 10_000_000;
+/// The deepest nesting of groups a pattern may have, for the same recursion.
+const DEEPEST_GROUPS: usize = 64;
 /// A pattern that must match a whole line.
 #[derive(Clone, Debug)]
 pub struct Pattern {
@@ -70,7 +80,7 @@ impl Pattern {
             text = &text[..text.len() - 1];
         }
         let chars: Vec<char> = text.chars().collect();
-        let mut parser = Parser { chars: &chars, at: 0 };
+        let mut parser = Parser { chars: &chars, at: 0, depth: 0 };
         let root = parser.alternatives()?;
         if parser.at < chars.len() {
             return Err(format!("unmatched ) at character {}", parser.at + 1));
@@ -78,16 +88,30 @@ impl Pattern {
         Ok(Pattern { source: source.to_string(), root })
     }
 
-    /// Whether the whole of `line` matches.
-    pub fn is_match(&self, line: &str) -> bool {
+    /// Whether the whole of `line` matches; an error for a line longer than [`LONGEST_LINE`]
+    /// or a match that needs more than [`MOST_STEPS`] steps.
+    pub fn is_match(&self, line: &str) -> Result<bool, String> {
         let input: Vec<char> = line.chars().collect();
-        alternatives(&self.root, &input, 0, &|end| end == input.len())
+        if input.len() > LONGEST_LINE {
+            return Err(format!(
+                "a line of {} characters: patterns match lines of at most {LONGEST_LINE}",
+                input.len()
+            ));
+        }
+        let matcher = Matcher { input: &input, steps: Cell::new(0) };
+        let matched = matcher.alternatives(&self.root, 0, &|end| end == input.len());
+        if matcher.steps.get() > MOST_STEPS {
+            return Err(format!("{self} backtracks more than {MOST_STEPS} steps on this line"));
+        }
+        Ok(matched)
     }
 }
 
 struct Parser<'a> {
     chars: &'a [char],
     at: usize,
+    /// Groups open at `at`.
+    depth: usize,
 }
 
 impl Parser<'_> {
@@ -129,13 +153,18 @@ impl Parser<'_> {
     fn atom(&mut self) -> Result<Node, String> {
         match self.next() {
             Some('(') => {
+                if self.depth == DEEPEST_GROUPS {
+                    return self.error(&format!("groups nested deeper than {DEEPEST_GROUPS}"));
+                }
                 if self.peek() == Some('?') {
                     self.at += 1;
                     if self.next() != Some(':') {
                         return self.error("only (?: groups are supported");
                     }
                 }
+                self.depth += 1;
                 let group = self.alternatives()?;
+                self.depth -= 1;
                 if self.next() != Some(')') {
                     return self.error("missing )");
                 }
@@ -254,38 +283,52 @@ enum Escaped {
 
 type Then<'a> = &'a dyn Fn(usize) -> bool;
 
-fn alternatives(alternatives: &[Vec<Node>], input: &[char], at: usize, then: Then) -> bool {
-    alternatives.iter().any(|sequence| self::sequence(sequence, input, at, then))
+/// One match of a pattern against `input`, counting its steps: past [`MOST_STEPS`] every
+/// node fails, so the backtracking unwinds at once.
+struct Matcher<'a> {
+    input: &'a [char],
+    steps: Cell<usize>,
 }
 
-fn sequence(nodes: &[Node], input: &[char], at: usize, then: Then) -> bool {
-    match nodes.split_first() {
-        None => then(at),
-        Some((first, rest)) => node(first, input, at, &|next| sequence(rest, input, next, then)),
+impl Matcher<'_> {
+    fn alternatives(&self, alternatives: &[Vec<Node>], at: usize, then: Then) -> bool {
+        alternatives.iter().any(|sequence| self.sequence(sequence, at, then))
     }
-}
 
-fn node(node: &Node, input: &[char], at: usize, then: Then) -> bool {
-    let one = |matches: bool| matches && then(at + 1);
-    match node {
-        Node::Char(c) => one(input.get(at) == Some(c)),
-        Node::Any => one(at < input.len()),
-        Node::Class { items, negated } => {
-            one(input.get(at).is_some_and(|&c| items.iter().any(|item| item.contains(c)) != *negated))
+    fn sequence(&self, nodes: &[Node], at: usize, then: Then) -> bool {
+        match nodes.split_first() {
+            None => then(at),
+            Some((first, rest)) => self.node(first, at, &|next| self.sequence(rest, next, then)),
         }
-        Node::Group(group) => alternatives(group, input, at, then),
-        Node::Repeat { node, min, max } => repeat(node, *min, *max, 0, input, at, then),
     }
-}
 
-/// Greedy: one more repetition first, then what follows.
-fn repeat(inner: &Node, min: usize, max: Option<usize>, count: usize, input: &[char], at: usize, then: Then) -> bool {
-    let more = max.is_none_or(|max| count < max)
-        && node(inner, input, at, &|next| {
-            // A repetition that consumed nothing would loop forever once the minimum is met.
-            (next > at || count < min) && repeat(inner, min, max, count + 1, input, next, then)
-        });
-    more || (count >= min && then(at))
+    fn node(&self, node: &Node, at: usize, then: Then) -> bool {
+        self.steps.set(self.steps.get() + 1);
+        if self.steps.get() > MOST_STEPS {
+            return false;
+        }
+        let input = self.input;
+        let one = |matches: bool| matches && then(at + 1);
+        match node {
+            Node::Char(c) => one(input.get(at) == Some(c)),
+            Node::Any => one(at < input.len()),
+            Node::Class { items, negated } => {
+                one(input.get(at).is_some_and(|&c| items.iter().any(|item| item.contains(c)) != *negated))
+            }
+            Node::Group(group) => self.alternatives(group, at, then),
+            Node::Repeat { node, min, max } => self.repeat(node, *min, *max, 0, at, then),
+        }
+    }
+
+    /// Greedy: one more repetition first, then what follows.
+    fn repeat(&self, inner: &Node, min: usize, max: Option<usize>, count: usize, at: usize, then: Then) -> bool {
+        let more = max.is_none_or(|max| count < max)
+            && self.node(inner, at, &|next| {
+                // A repetition that consumed nothing would loop forever once the minimum is met.
+                (next > at || count < min) && self.repeat(inner, min, max, count + 1, next, then)
+            });
+        more || (count >= min && then(at))
+    }
 }
 
 #[cfg(test)]
@@ -293,7 +336,7 @@ mod tests {
     use super::*;
 
     fn matches(pattern: &str, line: &str) -> bool {
-        Pattern::new(pattern).unwrap().is_match(line)
+        Pattern::new(pattern).unwrap().is_match(line).unwrap()
     }
 
     #[test]
@@ -328,6 +371,24 @@ mod tests {
         for bad in ["(", "a)", "[a", "*a", r"\q", "a{2,1}", "(?=a)", "a**", "[z-a]"] {
             assert!(Pattern::new(bad).is_err(), "{bad}");
         }
+        let nested = |depth| format!("{}a{}", "(".repeat(depth), ")".repeat(depth));
+        assert!(Pattern::new(&nested(DEEPEST_GROUPS)).unwrap().is_match("a").unwrap());
+        assert!(Pattern::new(&nested(DEEPEST_GROUPS + 1)).err().unwrap().contains("nested deeper"));
+    }
+
+    /// A long line and a pattern that backtracks exponentially are errors, not a stack overflow
+    /// or a hang; the longest line still matches in a test's 2 MiB thread.
+    #[test]
+    fn what_it_cannot_match_is_an_error() {
+        let any = Pattern::new(".*,.*").unwrap();
+        let longest = format!("{},", "a".repeat(LONGEST_LINE - 1));
+        let small_stack = std::thread::Builder::new().stack_size(2 << 20);
+        let result = small_stack.spawn(move || any.is_match(&longest)).unwrap().join().unwrap();
+        assert_eq!(result, Ok(true));
+        let any = Pattern::new(".*").unwrap();
+        assert!(any.is_match(&"a".repeat(LONGEST_LINE + 1)).err().unwrap().contains("at most"));
+        let costly = Pattern::new("(a*)*b").unwrap().is_match(&"a".repeat(40));
+        assert!(costly.err().unwrap().contains("backtracks"));
     }
 
     /// Every pattern the transcripts use means what the `regex` crate says it means, on lines
@@ -361,7 +422,7 @@ mod tests {
             let ours = Pattern::new(pattern).unwrap_or_else(|e| panic!("{pattern}: {e}"));
             let theirs = regex::Regex::new(&format!("^(?:{pattern})$")).unwrap();
             for line in &lines {
-                assert_eq!(ours.is_match(line), theirs.is_match(line), "{pattern} on {line:?}");
+                assert_eq!(ours.is_match(line), Ok(theirs.is_match(line)), "{pattern} on {line:?}");
             }
         }
     }
