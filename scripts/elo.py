@@ -6,6 +6,9 @@ The error bar uses the standard error of the per-game score,
 se = sqrt(sum_i (s_i - p)^2 / N) / sqrt(N), and maps p +- 1.96 se through the same formula
 (half the width of that interval is the "+-" value, as cutechess-cli prints it).
 LOS (likelihood of superiority) = 0.5 * (1 + erf((W - L) / sqrt(2 (W + L)))).
+Games played in pairs (one opening, colours swapped) are not independent: `pair_stats` gives the
+same figures from the pairs' scores, the standard error of their mean and LOS = Phi((mean - 1/2) /
+se), as the pentanomial SPRT reads them.
 
 Usage:  python3 scripts/elo.py W L D       e.g.  python3 scripts/elo.py 12 8 4
 """
@@ -35,6 +38,27 @@ def elo_stats(wins, losses, draws):
     decisive = wins + losses
     los = 0.5 * (1 + math.erf((wins - losses) / math.sqrt(2 * decisive))) if decisive else 0.5
     return p, elo_from_score(p), err, los
+
+
+def pair_stats(pair_scores):
+    """(score, elo, err95, los) from game pairs, each scored 0, 0.25, ... 1: the figures of
+    elo_stats with the standard error of the pairs' mean, since a pair's two games are correlated."""
+    n = len(pair_scores)
+    if n < 2:
+        return 0.5, 0.0, math.inf, 0.5
+    mean = sum(pair_scores) / n
+    se = math.sqrt(sum((x - mean) ** 2 for x in pair_scores) / n / n)
+    lo, hi = mean - 1.96 * se, mean + 1.96 * se
+    err = (elo_from_score(hi) - elo_from_score(lo)) / 2 if 0 < lo and hi < 1 else math.inf
+    los = 0.5 * (1 + math.erf((mean - 0.5) / (se * math.sqrt(2)))) if se > 0 else 0.5
+    return mean, elo_from_score(mean), err, los
+
+
+def format_pairs(pair_scores):
+    """format_elo's line from game pairs (pair_stats)."""
+    p, elo, err, los = pair_stats(pair_scores)
+    return (f"Score: {100 * p:.1f}%   Elo difference: {elo:+.1f} +/- {err:.1f} (95%, by pairs)"
+            f"   LOS: {100 * los:.1f}%")
 
 
 def pair_llr(pair_scores, elo0, elo1):

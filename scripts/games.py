@@ -192,7 +192,11 @@ def read_done(out, run):
             sys.exit(f"games.py: {out} holds pairs of another run (other engines, limits or openings)")
         done[record["pair"]] = record
     if lines and lines[-1] and not out.read_text().endswith("\n"):
-        out.write_text("".join(json.dumps(record) + "\n" for record in done.values()))
+        # Rewritten whole without the cut-short line, through a new file: a kill midway must
+        # not lose the rest.
+        repaired = out.with_suffix(out.suffix + ".repaired")
+        repaired.write_text("".join(json.dumps(record) + "\n" for record in done.values()))
+        os.replace(repaired, out)
     return done
 
 
@@ -223,7 +227,8 @@ def summary(records, name, sprt=None):
         losses += scores.count(0.0)
         draws += scores.count(0.5)
         pentanomial[int(sum(scores) * 2)] += 1
-    text = (f"{name}: {len(records)} pairs, W-L-D {wins}-{losses}-{draws}, {elo.format_elo(wins, losses, draws)};"
+    scores = [pair_score(record, name) for record in records]
+    text = (f"{name}: {len(records)} pairs, W-L-D {wins}-{losses}-{draws}, {elo.format_pairs(scores)};"
             f" pairs scoring 0/0.5/1/1.5/2: {'/'.join(map(str, pentanomial))}")
     if sprt:
         llr, verdict = sprt_verdict(records, name, *sprt)
@@ -279,7 +284,8 @@ def main():
     print(f"games.py: {names[0]} vs {names[1]}, {args.rule} {args.size}, {limits}, {pairs} pairs"
           f" ({len(done)} already in {out}), referee {'c-gomoku-cli' if cli else 'pygomo'}", flush=True)
     def decided():
-        return args.sprt and sprt_verdict(list(done.values()), names[0], *args.sprt)[1]
+        # On the pairs of this --pairs only, as the summary reads them.
+        return args.sprt and sprt_verdict([done[k] for k in sorted(done) if k < pairs], names[0], *args.sprt)[1]
 
     if todo and not decided():
         with out.open("a") as sink, runner(args, programs) as play:
