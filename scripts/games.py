@@ -167,6 +167,15 @@ def runner(args, programs, work=play_pair):
         yield play
 
 
+def transformed(opening, size, symmetry):
+    """`opening` under one of the board's eight symmetries (0: as it is): bit 0 mirrors the
+    columns, bit 1 the rows, bit 2 swaps them."""
+    def image(x, y):
+        x, y = (size - 1 - x if symmetry & 1 else x), (size - 1 - y if symmetry & 2 else y)
+        return (y, x) if symmetry & 4 else (x, y)
+    return "".join(f"{chr(ord('a') + x)}{y + 1}" for x, y in (image(*s) for s in referee.parse_opening(opening, size)))
+
+
 def read_openings(path, size):
     """The openings of a file, one a line in c-gomoku-cli's pos notation (# starts a comment)."""
     openings = [line.split("#", 1)[0].strip() for line in Path(path).read_text().splitlines()]
@@ -271,7 +280,12 @@ def main():
     programs = dict([program(args.engine1), program(args.engine2)] + ([cli] if cli else []))
     engines = [{"name": name, "program": program(path)[0], "args": extra.split()}
                for name, path, extra in zip(names, (args.engine1, args.engine2), (args.args1, args.args2))]
-    tasks = [{"pair": k, "opening": openings[k % len(openings)], "size": args.size, "rule": args.rule,
+    def opening(k):
+        # Past the file's end the openings come round again under another symmetry each time,
+        # so that no pair repeats an earlier one (for eight rounds).
+        return transformed(openings[k % len(openings)], args.size, k // len(openings) % 8)
+
+    tasks = [{"pair": k, "opening": opening(k), "size": args.size, "rule": args.rule,
               "limits": limits, "cli": cli and cli[0], "engines": engines} for k in range(pairs)]
     # What makes two runs the same, so that a resumed file holds one run's pairs only.
     run = hashlib.sha256(json.dumps([engines, limits, args.rule, args.size, openings, cli and cli[0]]).encode())
