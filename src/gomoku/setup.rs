@@ -21,13 +21,9 @@ impl Board {
         stones: &[(Move, Color)],
         walls: &[Move],
     ) -> Result<(Board, usize), BoardError> {
-        let wall_off = |board: &mut Board| {
-            walls.iter().try_for_each(|&mv| board.add_wall(mv).map_err(|error| BoardError::Stone { mv, error }))
-        };
         let alternates = stones.iter().enumerate().all(|(i, &(_, color))| (color == Color::Black) == (i % 2 == 0));
         if rule == Rule::Renju && alternates {
-            let mut board = Board::new(width, height, rule)?;
-            wall_off(&mut board)?;
+            let mut board = Board::new(width, height, rule)?.walled(walls.iter().copied())?;
             for &(mv, _) in stones {
                 board.play(mv).map_err(|error| BoardError::Stone { mv, error })?;
             }
@@ -35,8 +31,7 @@ impl Board {
         }
         let of = |wanted: Color| stones.iter().filter(|&&(_, color)| color == wanted).map(|&(mv, _)| mv).collect();
         let (black, white): (Vec<Move>, Vec<Move>) = (of(Color::Black), of(Color::White));
-        let mut board = Board::from_stones(width, height, rule, &black, &white)?;
-        wall_off(&mut board)?;
+        let board = Board::from_stones(width, height, rule, &black, &white)?.walled(walls.iter().copied())?;
         let setup = board.history().len();
         Ok((board, setup))
     }
@@ -50,10 +45,10 @@ impl Board {
         // A set is placed black, white, black, ... ([`Board::from_stones`]).
         let black: Vec<Move> = set.iter().step_by(2).copied().collect();
         let white: Vec<Move> = set.iter().skip(1).step_by(2).copied().collect();
-        let mut replayed = Board::from_stones(self.width(), self.height(), rule, &black, &white).ok()?;
-        for wall in self.wall_cells() {
-            replayed.add_wall(wall).ok()?;
-        }
+        let mut replayed = Board::from_stones(self.width(), self.height(), rule, &black, &white)
+            .ok()?
+            .walled(self.wall_cells())
+            .ok()?;
         for &mv in played {
             replayed.play(mv).ok()?;
         }
@@ -71,11 +66,18 @@ impl Board {
                 None => {}
             }
         }
-        let mut board = Board::from_stones(self.width(), self.height(), self.rule(), &black, &white).ok()?;
-        for wall in self.wall_cells() {
-            board.add_wall(wall).ok()?;
+        Board::from_stones(self.width(), self.height(), self.rule(), &black, &white)
+            .ok()?
+            .walled(self.wall_cells())
+            .ok()
+    }
+
+    /// This board with `walls` walled off ([`Board::add_wall`]).
+    fn walled(mut self, walls: impl IntoIterator<Item = Move>) -> Result<Board, BoardError> {
+        for mv in walls {
+            self.add_wall(mv).map_err(|error| BoardError::Stone { mv, error })?;
         }
-        Some(board)
+        Ok(self)
     }
 }
 
