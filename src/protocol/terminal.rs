@@ -50,8 +50,10 @@ pub fn play<G: Playable>(
     game.show()?;
     game.prompt()?;
     for line in input.split(b'\n') {
-        // A line that is not UTF-8 is answered like any mistyped move, not fatal.
-        let line = printable(&String::from_utf8_lossy(&line?));
+        // A line that is not UTF-8 is answered like any mistyped move, not fatal; a Windows
+        // line end is a line end, not a character typed.
+        let line = line?;
+        let line = printable(&String::from_utf8_lossy(line.strip_suffix(b"\r").unwrap_or(&line)));
         let line = line.trim();
         if matches!(line.to_ascii_lowercase().as_str(), "0" | "quit" | "exit" | "q") {
             writeln!(game.out, "Bye.")?;
@@ -295,6 +297,14 @@ mod tests {
         let position = std::fs::read_to_string(dir.join("game.txt.pos")).unwrap();
         assert_eq!(position, format!("h8{}\n", moves[1]));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn windows_line_ends_are_read_as_line_ends() {
+        let out = session(TicTacToe::classic(), true, "a1\r\nquit\r\n");
+        assert!(!out.contains("Not a legal move"), "{out}");
+        assert!(out.contains("Arbor plays "), "{out}");
+        assert!(out.ends_with("Bye.\n"), "{out}");
     }
 
     #[test]

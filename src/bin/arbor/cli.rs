@@ -87,7 +87,8 @@ pub const HELP: [(&str, &str); 13] = [
         "forbidden",
         "  arbor forbidden [--size N]
       Reads renju positions from stdin, one a line: the rows of the board (N*N characters,
-      X black, O white, . empty); prints for each the cells where black may not play, as x,y.",
+      X black, O white, . empty); prints for each the cells where black may not play, as x,y,
+      or 'error line K: REASON'.",
     ),
     (
         "evaluate",
@@ -102,7 +103,8 @@ pub const HELP: [(&str, &str); 13] = [
         "features",
         "  arbor features [--size N]
       Reads finished freestyle games from stdin, one a line: the result (B, W or D) and the
-      moves as x,y; prints the evaluation's features of their positions for scripts/fit_eval.py.",
+      moves as x,y; prints the evaluation's features of their positions for scripts/fit_eval.py.
+      A bad line is named on stderr and skipped; the run then exits with status 1.",
     ),
     (
         "prove",
@@ -419,6 +421,10 @@ fn gtp(parser: &mut Parser) -> Result<Request, lexopt::Error> {
         }
     }
     let game = game.ok_or("--game amazons or --game tictactoe is needed")?;
+    match game {
+        GtpGame::TicTacToe => tictactoe_shape(&options)?,
+        GtpGame::Amazons => amazons_size(options.size.unwrap_or((10, 10)))?,
+    }
     Ok(Request::Gtp(game, options))
 }
 
@@ -463,6 +469,14 @@ fn play(parser: &mut Parser) -> Result<Request, lexopt::Error> {
     let game = game.ok_or("a game is needed: tictactoe, gomoku or amazons")?;
     if options.network.is_some() && !matches!(game, PlayGame::Gomoku) {
         return Err("--network is a Gomoku option".into());
+    }
+    match game {
+        PlayGame::TicTacToe => tictactoe_shape(&options)?,
+        PlayGame::Gomoku => {
+            let (width, height) = options.size.unwrap_or((15, 15));
+            arbor::gomoku::Board::new(width, height, options.rule).map_err(|e| format!("--size: {e}"))?;
+        }
+        PlayGame::Amazons => amazons_size(options.size.unwrap_or((10, 10)))?,
     }
     Ok(Request::Play(game, options))
 }
@@ -705,6 +719,14 @@ fn solve(parser: &mut Parser) -> Result<Request, lexopt::Error> {
     Ok(Request::Solve { size, position, nodes, solved, each_move })
 }
 
+/// A tic-tac-toe board and row length the game takes, or the usage error saying why not.
+fn tictactoe_shape(options: &GameOptions) -> Result<(), lexopt::Error> {
+    let (width, height) = options.size.unwrap_or((3, 3));
+    arbor::tictactoe::TicTacToe::new(width, height, options.k)
+        .map(|_| ())
+        .map_err(|e| format!("--size/--k: {e}").into())
+}
+
 /// An Amazons board size the game takes, or the usage error saying why not.
 fn amazons_size((width, height): (usize, usize)) -> Result<(), lexopt::Error> {
     amazons::Position::start(width, height).map(|_| ()).map_err(|e| format!("--size: {e}").into())
@@ -777,6 +799,11 @@ mod tests {
         assert!(parse_line("forbidden --size 15 --rule renju").err().unwrap().contains("--rule"));
         assert!(parse_line("prove --threads 2").err().unwrap().contains("--threads"));
         assert!(parse_line("prove --size 40").err().unwrap().starts_with("--size: "));
+        assert!(parse_line("play amazons --size 12").err().unwrap().starts_with("--size: "));
+        assert!(parse_line("play gomoku --size 40").err().unwrap().starts_with("--size: "));
+        assert!(parse_line("play tictactoe --k 9").err().unwrap().starts_with("--size/--k: "));
+        assert!(parse_line("gtp --game amazons --size 4").err().unwrap().starts_with("--size: "));
+        assert!(parse_line("gtp --game tictactoe --size 3 --k 4").err().unwrap().starts_with("--size/--k: "));
         assert!(parse_line("prove --nodes 0").err().unwrap().starts_with("--nodes: "));
         assert!(parse_line("play gomoku --hash 99999999").err().unwrap().starts_with("--hash: "));
         assert!(parse_line("gtp --game chess").err().unwrap().contains("chess"));

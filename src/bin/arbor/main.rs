@@ -351,14 +351,22 @@ fn run_evaluate(size: usize, rule: gomoku::Rule, network: Option<&str>) -> Resul
     Ok(())
 }
 
+/// One line out per position line in: black's forbidden cells, or `error line K: REASON`.
 fn run_forbidden(size: usize) -> Result<(), String> {
-    for (index, line) in std::io::stdin().lock().lines().enumerate() {
+    let mut out = std::io::stdout().lock();
+    // Read as bytes, as for prove: a line that is not UTF-8 gets its error line like any other.
+    for (index, line) in std::io::stdin().lock().split(b'\n').enumerate() {
         let line = line.map_err(|e| e.to_string())?;
-        let board = scripts::position_from_rows(size, gomoku::Rule::Renju, line.trim())
-            .map_err(|e| format!("line {}: {e}", index + 1))?;
-        let forbidden: Vec<String> =
-            board.playable_moves().filter(|&mv| board.is_forbidden(mv)).map(|mv| mv.to_string()).collect();
-        println!("{}", forbidden.join(" "));
+        let answer = match scripts::position_from_rows(size, gomoku::Rule::Renju, String::from_utf8_lossy(&line).trim())
+        {
+            Ok(board) => {
+                let forbidden: Vec<String> =
+                    board.playable_moves().filter(|&mv| board.is_forbidden(mv)).map(|mv| mv.to_string()).collect();
+                forbidden.join(" ")
+            }
+            Err(e) => format!("error line {}: {e}", index + 1),
+        };
+        writeln!(out, "{answer}").and_then(|()| out.flush()).map_err(|e| e.to_string())?;
     }
     Ok(())
 }
@@ -551,14 +559,28 @@ fn run_replay(engine: &[String], files: &[String], ending: LineEnding) -> ExitCo
 
 /// Reads finished games, one a line, and prints their positions' features for
 /// `scripts/fit_eval.py` ([`scripts::game_features`]).
+/// The feature rows of every good game line; a bad line is named on stderr and skipped, and the
+/// run then fails after the rest are written, so a fit never silently loses games.
 fn run_features(size: usize) -> Result<(), String> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for (index, line) in std::io::stdin().lock().lines().enumerate() {
+    let mut skipped = 0;
+    for (index, line) in std::io::stdin().lock().split(b'\n').enumerate() {
         let line = line.map_err(|e| e.to_string())?;
-        let rows = scripts::game_features(size, &line).map_err(|e| format!("line {}: {e}", index + 1))?;
-        for row in rows {
-            writeln!(out, "{row}").map_err(|e| e.to_string())?;
+        match scripts::game_features(size, String::from_utf8_lossy(&line).trim()) {
+            Ok(rows) => {
+                for row in rows {
+                    writeln!(out, "{row}").map_err(|e| e.to_string())?;
+                }
+            }
+            Err(e) => {
+                skipped += 1;
+                eprintln!("arbor features: line {}: {e} (skipped)", index + 1);
+            }
         }
     }
-    Ok(())
+    out.flush().map_err(|e| e.to_string())?;
+    match skipped {
+        0 => Ok(()),
+        n => Err(format!("features: {n} bad line(s) skipped")),
+    }
 }
