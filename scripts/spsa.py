@@ -26,7 +26,9 @@ signs, R and the k of the θ it was drawn around) and then replaces its state (-
 settings, k, θ and the history's length), so a run stopped anywhere resumes from its last batch
 (or pair) when started again with the same --state, which then supplies the settings (stop a
 background run as games.py says: `setsid` to start it, `kill -- -PGID` to end it with its
-games). The games are freestyle 15x15.
+games). The games are freestyle 15x15. The state keeps the engine binary's SHA-256: a resumed run
+refuses another binary (a rebuild that changed the search would mix two engines' games in one
+path) unless --new-engine is given, which records at which k the engine changed.
 At the end it prints θ as NAME=VALUE lines, the tuned values.
 
 Usage:
@@ -36,6 +38,7 @@ Usage:
   python3 scripts/spsa.py --state docs/tuning/joint-700k.json --workers 16 --asynchronous --deadline 480
 """
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -60,6 +63,11 @@ def read_table(arbor):
     lines = subprocess.run([arbor, "params"], capture_output=True, text=True, check=True).stdout.splitlines()
     return {name: (int(default), int(low), int(high), float(step))
             for name, default, low, high, step in (line.split() for line in lines)}
+
+
+def digest(path):
+    """The SHA-256 of a binary, in hex: the engine a run's games were played by."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def stored(path):
@@ -154,6 +162,8 @@ def main():
                     " --asynchronous the pairs in flight, default --workers (give it for a cluster named by --scheduler)")
     ap.add_argument("--engine-args", help="arguments both sides take before their --param ones, for example"
                     " '--network none' (kept in the state)")
+    ap.add_argument("--new-engine", action="store_true", help="resume with an engine binary other than the one"
+                    " the state names (recorded in the state with the k it took over at)")
     ap.add_argument("--stop-after", type=int, help="stop once k reaches this (default N)")
     ap.add_argument("--asynchronous", action="store_true", help="step θ after each pair and draw the next pair"
                     " around the new θ, --batch pairs in flight (fishtest's way: no worker waits for a batch's"
@@ -183,6 +193,18 @@ def main():
         if clash:
             ap.error(f"{state_path} holds a run with other settings ({', '.join(clash)}); "
                      "a resumed run takes its settings from the state file")
+        engine_digest = digest(args.engine)
+        if config.get("engine_sha256") != engine_digest:
+            if not args.new_engine:
+                ap.error(f"{state_path} was played by another engine binary (SHA-256 "
+                         f"{config.get('engine_sha256', 'not recorded')}, {args.engine} is {engine_digest}): "
+                         "resume with the same build, or pass --new-engine to go on with this one")
+            table = read_table(args.arbor)
+            moved = [name for name, entry in config["params"].items() if list(table.get(name, ())) != list(entry)]
+            if moved:
+                ap.error(f"the new engine's table differs for {', '.join(moved)}: start a new run")
+            config["engine_sha256"] = engine_digest
+            config.setdefault("engine_changes", []).append({"k": k, "sha256": engine_digest})
         # A stop between the history line and the state leaves a line the state has not taken
         # in: the state counts its lines (a state written before it did, its k bounds them).
         if history_path.exists():
@@ -201,7 +223,7 @@ def main():
             ap.error(f"--tune {args.tune!r} matches no parameter")
         config = {"iterations": args.iterations, "r_end": args.r_end, "nodes": args.nodes, "seed": args.seed,
                   "tune": args.tune, "openings": stored(args.openings), "engine_args": args.engine_args or "",
-                  "params": chosen}
+                  "engine_sha256": digest(args.engine), "params": chosen}
         k, theta = 0, {name: float(entry[0]) for name, entry in chosen.items()}
         state_path.parent.mkdir(parents=True, exist_ok=True)
     openings = games.read_openings(ROOT / config["openings"], 15)

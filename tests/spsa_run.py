@@ -12,7 +12,8 @@ history line written just before a stop, which the state never took in, is dropp
 and a new run refuses to add to a history left by another. A run past its --deadline plays
 its first batch only, and the state names the openings relative to the repository. Arguments for both engines
 (--engine-args) are kept in the state, reach the engines (an unknown flag stops the run) and
-cannot change on resuming.
+cannot change on resuming, nor can the engine binary unless --new-engine says so (and the state
+then records where it changed).
 
 Run with the runner's environment, after building the tune feature (target/tune):
   target/runner-venv/bin/python tests/spsa_run.py
@@ -73,6 +74,11 @@ def main():
         straight = run(folder / "straight.json", "--direct", "--stop-after", "6")
         run(folder / "resumed.json", "--direct", "--stop-after", "4")
         resumed = run(folder / "resumed.json", "--direct", "--stop-after", "6")
+        other = folder / "pbrain-arbor-rebuilt"
+        other.write_bytes((ROOT / "target/tune/release/pbrain-arbor").read_bytes() + b"\0")
+        other.chmod(0o755)
+        refused = attempt(folder / "resumed.json", "--direct", "--stop-after", "8", "--engine", str(other))
+        taken = run(folder / "resumed.json", "--direct", "--stop-after", "8", "--engine", str(other), "--new-engine")
         cluster = run(folder / "cluster.json", "--workers", "2", "--stop-after", "4")
         networked = run(folder / "network.json", "--direct", "--stop-after", "2", "--engine-args", "--network embedded")
         changed = attempt(folder / "network.json", "--direct", "--stop-after", "4", "--engine-args", "--hash 1")
@@ -104,6 +110,10 @@ def main():
                 for name, (a, c) in final.items()),
             "the straight run reached k = 6 in three batches": straight["k"] == 6 and len(history) == 3,
             "the resumed run ended at the straight run's θ": resumed["k"] == 6 and resumed["theta"] == straight["theta"],
+            "a resumed run refuses another engine binary": refused.returncode != 0 and "--new-engine" in refused.stderr,
+            "--new-engine goes on with another binary and records at which k": taken["k"] == 8
+                and taken["config"]["engine_sha256"] == spsa.digest(other)
+                and taken["config"]["engine_changes"] == [{"k": 6, "sha256": spsa.digest(other)}],
             "the cluster's 4 iterations reached the straight run's θ after 4": cluster["theta"] == after_four,
             "each history line's θ follows from its signs and results": replayed(straight, folder / "straight.history.jsonl"),
             "θ stayed inside the ranges": all(bounds[n][1] <= v <= bounds[n][2] for n, v in straight["theta"].items()),
