@@ -9,6 +9,7 @@
 //! reads no codebook row; without a frame it re-sums them in reverse, which the exact
 //! arithmetic also makes exact.
 
+use super::isa::Isa;
 use super::{
     ACTIVATION_ONE, CONTENTS, DIM, FOUR_POOLS, MAX_POOLS, Mean, Network, Row, THREAT_POOLS, WALL, pool, pools_around,
 };
@@ -46,38 +47,40 @@ pub(crate) struct Relined {
     pub(crate) key: u32,
 }
 
-/// Calls the build of a method for this processor and network: `$avx2::<LAYER, POOLS>` where
-/// the processor has AVX2, else the portable `$with::<false, LAYER, POOLS>`, with LAYER whether
+/// Calls the build of a method for this processor and network: `$avx2::<LAYER, POOLS>` with
+/// the proof where the processor has AVX2, else the portable `$with::<false, LAYER, POOLS>`,
+/// with LAYER whether
 /// the network has its cell layer and POOLS the number of its value head's pools, which says
 /// how it pools ([`pool`]).
 macro_rules! in_its_build {
     ($self:ident, $avx2:ident, $with:ident($($arg:expr),*)) => {{
         let (layer, pools) = ($self.network.cell_layer, $self.network.pools());
         #[cfg(target_arch = "x86_64")]
-        if $self.avx2 {
-            // SAFETY: `avx2` is set only where the processor has AVX2.
+        if let Some(isa) = $self.avx2 {
+            // SAFETY: an `Isa<true>` exists only where the processor has AVX2.
             return unsafe {
                 match (layer, pools) {
-                    (false, 1) => $self.$avx2::<false, 1>($($arg),*),
-                    (false, CONTENTS) => $self.$avx2::<false, CONTENTS>($($arg),*),
-                    (false, FOUR_POOLS) => $self.$avx2::<false, FOUR_POOLS>($($arg),*),
-                    (false, _) => $self.$avx2::<false, THREAT_POOLS>($($arg),*),
-                    (true, 1) => $self.$avx2::<true, 1>($($arg),*),
-                    (true, CONTENTS) => $self.$avx2::<true, CONTENTS>($($arg),*),
-                    (true, FOUR_POOLS) => $self.$avx2::<true, FOUR_POOLS>($($arg),*),
-                    (true, _) => $self.$avx2::<true, THREAT_POOLS>($($arg),*),
+                    (false, 1) => $self.$avx2::<false, 1>(isa, $($arg),*),
+                    (false, CONTENTS) => $self.$avx2::<false, CONTENTS>(isa, $($arg),*),
+                    (false, FOUR_POOLS) => $self.$avx2::<false, FOUR_POOLS>(isa, $($arg),*),
+                    (false, _) => $self.$avx2::<false, THREAT_POOLS>(isa, $($arg),*),
+                    (true, 1) => $self.$avx2::<true, 1>(isa, $($arg),*),
+                    (true, CONTENTS) => $self.$avx2::<true, CONTENTS>(isa, $($arg),*),
+                    (true, FOUR_POOLS) => $self.$avx2::<true, FOUR_POOLS>(isa, $($arg),*),
+                    (true, _) => $self.$avx2::<true, THREAT_POOLS>(isa, $($arg),*),
                 }
             };
         }
+        let isa = Isa::PORTABLE;
         match (layer, pools) {
-            (false, 1) => $self.$with::<false, false, 1>($($arg),*),
-            (false, CONTENTS) => $self.$with::<false, false, CONTENTS>($($arg),*),
-            (false, FOUR_POOLS) => $self.$with::<false, false, FOUR_POOLS>($($arg),*),
-            (false, _) => $self.$with::<false, false, THREAT_POOLS>($($arg),*),
-            (true, 1) => $self.$with::<false, true, 1>($($arg),*),
-            (true, CONTENTS) => $self.$with::<false, true, CONTENTS>($($arg),*),
-            (true, FOUR_POOLS) => $self.$with::<false, true, FOUR_POOLS>($($arg),*),
-            (true, _) => $self.$with::<false, true, THREAT_POOLS>($($arg),*),
+            (false, 1) => $self.$with::<false, false, 1>(isa, $($arg),*),
+            (false, CONTENTS) => $self.$with::<false, false, CONTENTS>(isa, $($arg),*),
+            (false, FOUR_POOLS) => $self.$with::<false, false, FOUR_POOLS>(isa, $($arg),*),
+            (false, _) => $self.$with::<false, false, THREAT_POOLS>(isa, $($arg),*),
+            (true, 1) => $self.$with::<false, true, 1>(isa, $($arg),*),
+            (true, CONTENTS) => $self.$with::<false, true, CONTENTS>(isa, $($arg),*),
+            (true, FOUR_POOLS) => $self.$with::<false, true, FOUR_POOLS>(isa, $($arg),*),
+            (true, _) => $self.$with::<false, true, THREAT_POOLS>(isa, $($arg),*),
         }
     }};
 }
@@ -100,8 +103,9 @@ pub(crate) struct Accumulator {
     /// The sum of the activations of the cells of each of the value head's pools ([`pool`]),
     /// in the first [`Network::pools`].
     pooled: [[i32; DIM]; MAX_POOLS],
-    /// Whether this processor runs the AVX2 build of the update, chosen once.
-    avx2: bool,
+    /// The proof that this processor runs the AVX2 build of the update, where it does; asked
+    /// once.
+    avx2: Option<Isa<true>>,
     /// One frame per move made since the board last dropped its frames: where its cells start
     /// in [`Accumulator::saved`].
     frames: Vec<usize>,
@@ -141,7 +145,7 @@ impl Accumulator {
             acts: vec![Row::ZERO; if network.cell_layer { CELLS } else { 0 }].into_boxed_slice(),
             shapes: vec![[0; 4]; CELLS].into_boxed_slice(),
             pooled: [[0; DIM]; MAX_POOLS],
-            avx2: avx2(),
+            avx2: Isa::avx2(),
             frames: Vec::new(),
             saved_pools: Vec::new(),
             saved: Vec::new(),
@@ -171,7 +175,7 @@ impl Accumulator {
     /// Runs the portable update even where the processor has AVX2, so that tests there cover it.
     #[cfg(test)]
     pub(crate) fn portable(&mut self) {
-        self.avx2 = false;
+        self.avx2 = None;
     }
 
     /// Whether every shape, sum and activation and the pools' totals equal `other`'s.
@@ -201,16 +205,19 @@ impl Accumulator {
     }
 
     /// [`Accumulator::restore_frame`] compiled for AVX2.
+    ///
+    /// # Safety
+    /// The processor must have AVX2, as `isa` proves.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn restore_frame_avx2<const LAYER: bool, const POOLS: usize>(&mut self) -> bool {
-        self.restore_frame_with::<true, LAYER, POOLS>()
+    unsafe fn restore_frame_avx2<const LAYER: bool, const POOLS: usize>(&mut self, isa: Isa<true>) -> bool {
+        self.restore_frame_with::<true, LAYER, POOLS>(isa)
     }
 
-    /// The take-back, with AVX2's kernels where `AVX2`, for a network with its cell layer where
-    /// `LAYER` and `POOLS` pools.
+    /// The take-back, with AVX2's kernels where `isa` proves the processor has them, for a
+    /// network with its cell layer where `LAYER` and `POOLS` pools.
     #[inline(always)]
-    fn restore_frame_with<const AVX2: bool, const LAYER: bool, const POOLS: usize>(&mut self) -> bool {
+    fn restore_frame_with<const AVX2: bool, const LAYER: bool, const POOLS: usize>(&mut self, isa: Isa<AVX2>) -> bool {
         let Some(first) = self.frames.pop() else { return false };
         self.scores = [None; 2];
         let network = self.network;
@@ -218,7 +225,7 @@ impl Accumulator {
             let i = usize::from(old.index);
             let sums = Row(old.sums);
             if LAYER {
-                self.acts[i] = network.activate::<AVX2, LAYER>(&sums);
+                self.acts[i] = network.activate::<AVX2, LAYER>(&sums, isa);
             }
             self.sums[i] = sums;
             self.shapes[i] = old.shapes;
@@ -248,17 +255,27 @@ impl Accumulator {
     /// [`Accumulator::update`] compiled for AVX2: the same code, which the compiler vectorises
     /// 16 numbers at a time, but for the relined cells of a network without its cell layer,
     /// which have a kernel of their own ([`Accumulator::reline_all_avx2`]).
+    ///
+    /// # Safety
+    /// The processor must have AVX2, as `isa` proves.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn update_avx2<const LAYER: bool, const POOLS: usize>(&mut self, recoded: Recoded, relined: &[Relined]) {
-        self.update_with::<true, LAYER, POOLS>(recoded, relined);
+    unsafe fn update_avx2<const LAYER: bool, const POOLS: usize>(
+        &mut self,
+        isa: Isa<true>,
+        recoded: Recoded,
+        relined: &[Relined],
+    ) {
+        self.update_with::<true, LAYER, POOLS>(isa, recoded, relined);
     }
 
-    /// The update, with AVX2's kernels where `AVX2`, which only [`Accumulator::update_avx2`]
-    /// sets, for a network with its cell layer where `LAYER` and `POOLS` pools.
+    /// The update, with AVX2's kernels where `isa` proves the processor has them (inlined
+    /// into [`Accumulator::update_avx2`], built for AVX2), for a network with its cell layer
+    /// where `LAYER` and `POOLS` pools.
     #[inline(always)]
     fn update_with<const AVX2: bool, const LAYER: bool, const POOLS: usize>(
         &mut self,
+        isa: Isa<AVX2>,
         recoded: Recoded,
         relined: &[Relined],
     ) {
@@ -283,12 +300,12 @@ impl Accumulator {
             for (d, &key) in keys.iter().enumerate() {
                 self.reshape(i, d, centre, key);
             }
-            let acts = self.activate::<AVX2, LAYER>(i);
+            let acts = self.activate::<AVX2, LAYER>(i, isa);
             for (t, &h) in total[pool::<POOLS>(network, centre, &self.shapes[i])].iter_mut().zip(&acts.0) {
                 *t += i32::from(h);
             }
         }
-        self.reline_all::<AVX2, LAYER, POOLS>(relined, framed, &mut total);
+        self.reline_all::<AVX2, LAYER, POOLS>(isa, relined, framed, &mut total);
         for (pool, change) in self.pooled.iter_mut().zip(&total) {
             for (p, t) in pool.iter_mut().zip(change) {
                 *p += t;
@@ -313,14 +330,14 @@ impl Accumulator {
     #[inline(always)]
     fn reline_all<const AVX2: bool, const LAYER: bool, const POOLS: usize>(
         &mut self,
+        isa: Isa<AVX2>,
         relined: &[Relined],
         framed: bool,
         total: &mut [[i32; DIM]; POOLS],
     ) {
         #[cfg(target_arch = "x86_64")]
         if AVX2 && !LAYER {
-            // SAFETY: `AVX2` is set only inside code built for AVX2, called where the
-            // processor has it.
+            // SAFETY: an `Isa<true>` exists only where the processor has AVX2.
             return unsafe { self.reline_all_avx2::<POOLS>(relined, framed, total) };
         }
         if framed {
@@ -333,7 +350,7 @@ impl Accumulator {
         for lines in relined.chunks(Change::CELLS) {
             let mut changes = [Change::ZERO; POOLS];
             for line in lines {
-                self.reline::<AVX2, LAYER, POOLS>(line, &mut changes);
+                self.reline::<AVX2, LAYER, POOLS>(isa, line, &mut changes);
             }
             for (change, pool) in changes.iter().zip(total.iter_mut()) {
                 change.add_to(pool);
@@ -439,6 +456,7 @@ impl Accumulator {
     #[inline(always)]
     fn reline<const AVX2: bool, const LAYER: bool, const POOLS: usize>(
         &mut self,
+        isa: Isa<AVX2>,
         line: &Relined,
         changes: &mut [Change; POOLS],
     ) {
@@ -453,7 +471,7 @@ impl Accumulator {
         let before = self.activations::<LAYER>(cell);
         let mut sums = self.sums[cell];
         shift(&mut sums, &plus, &minus);
-        let after = network.activate::<AVX2, LAYER>(&sums);
+        let after = network.activate::<AVX2, LAYER>(&sums, isa);
         if LAYER {
             self.acts[cell] = after;
         }
@@ -483,15 +501,14 @@ impl Accumulator {
     /// Cell `i`'s activations: stored with the cell layer (`LAYER`), else its sums clipped.
     #[inline(always)]
     fn activations<const LAYER: bool>(&self, i: usize) -> Row {
-        if LAYER { self.acts[i] } else { self.network.activate::<false, false>(&self.sums[i]) }
+        if LAYER { self.acts[i] } else { self.network.activate::<false, false>(&self.sums[i], Isa::PORTABLE) }
     }
 
     /// Re-activates cell `i` from its sums (kept where the network has its cell layer) and
     /// returns its activations.
     #[inline(always)]
-    fn activate<const AVX2: bool, const LAYER: bool>(&mut self, i: usize) -> Row {
-        // `AVX2` is set only inside code built for AVX2, called where the processor has it.
-        let acts = self.network.activate::<AVX2, LAYER>(&self.sums[i]);
+    fn activate<const AVX2: bool, const LAYER: bool>(&mut self, i: usize, isa: Isa<AVX2>) -> Row {
+        let acts = self.network.activate::<AVX2, LAYER>(&self.sums[i], isa);
         if LAYER {
             self.acts[i] = acts;
         }
@@ -550,14 +567,6 @@ impl Change {
             *t += i32::from(c);
         }
     }
-}
-
-/// Whether the processor has AVX2 (never, off x86-64).
-fn avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return std::arch::is_x86_feature_detected!("avx2");
-    #[cfg(not(target_arch = "x86_64"))]
-    false
 }
 
 #[cfg(test)]

@@ -6,12 +6,14 @@
 //! reads). [`play_with`] picks the network the boards of a process play with.
 
 mod incremental;
+mod isa;
 
 use std::io::Read;
 use std::sync::OnceLock;
 
 pub(crate) use incremental::{Accumulator, Recoded, Relined};
 
+use self::isa::Isa;
 use super::{Board, Color, MAX_SIZE, MIN_SIZE, Move, Rule};
 use crate::score::{MAX_EVAL, Score};
 
@@ -406,14 +408,18 @@ impl Network {
 
     /// A cell's activations from its sums, with the portable arithmetic.
     fn activation(&self, sums: &Row) -> Row {
-        if self.cell_layer { self.activate::<false, true>(sums) } else { self.activate::<false, false>(sums) }
+        if self.cell_layer {
+            self.activate::<false, true>(sums, Isa::PORTABLE)
+        } else {
+            self.activate::<false, false>(sums, Isa::PORTABLE)
+        }
     }
 
     /// A cell's activations `h` from its sums `s` (MODEL.md steps 1 and 2), for this network,
-    /// which has its cell layer where `LAYER`; with `AVX2`, which only code built for AVX2 may
-    /// set, the cell layer uses its multiply-add.
+    /// which has its cell layer where `LAYER`; with AVX2 (`isa` proving the processor has it),
+    /// the cell layer uses its multiply-add.
     #[inline(always)]
-    fn activate<const AVX2: bool, const LAYER: bool>(&self, sums: &Row) -> Row {
+    fn activate<const AVX2: bool, const LAYER: bool>(&self, sums: &Row, isa: Isa<AVX2>) -> Row {
         debug_assert_eq!(LAYER, self.cell_layer);
         // A loop rather than `map`, which the compiler left out of line, outside the AVX2 code.
         let mut active = *sums;
@@ -423,7 +429,7 @@ impl Network {
         if !LAYER {
             return active;
         }
-        let totals = self.cell.totals::<AVX2>(&active);
+        let totals = self.cell.totals(&active, isa);
         Row(totals.map(|total| (total >> WEIGHT_SHIFT).clamp(0, i32::from(ACTIVATION_ONE)) as i16))
     }
 
@@ -445,15 +451,15 @@ impl Network {
     }
 
     /// The value logit for `side` to move of a board whose cells' activations sum to `pools`,
-    /// one total a pool, averaged by `mean` (MODEL.md step 3); `avx2` where the processor has
-    /// AVX2.
-    #[inline]
-    fn value(&self, pools: &[[i32; DIM]], mean: Mean, side: Color, avx2: bool) -> i64 {
+    /// one total a pool, averaged by `mean` (MODEL.md step 3); in AVX2's instructions where
+    /// `avx2` proves the processor has them.
+    #[inline(always)]
+    fn value(&self, pools: &[[i32; DIM]], mean: Mean, side: Color, avx2: Option<Isa<true>>) -> i64 {
         let head = &self.heads[side.index()];
         debug_assert_eq!(pools.len(), head.v1.len());
         #[cfg(target_arch = "x86_64")]
-        if avx2 {
-            // SAFETY: `avx2` is set only where the processor has AVX2.
+        if avx2.is_some() {
+            // SAFETY: an `Isa<true>` exists only where the processor has AVX2.
             return unsafe { head.value_avx2(pools, mean) };
         }
         head.value(pools, mean)
@@ -560,7 +566,7 @@ impl Network {
                 }
             }
         }
-        let value = self.value(&pooled[..self.pools()], Mean::of_cells(board.width() * board.height()), side, false);
+        let value = self.value(&pooled[..self.pools()], Mean::of_cells(board.width() * board.height()), side, None);
         Evaluation { value, policy }
     }
 }
@@ -734,14 +740,14 @@ unsafe fn load_lanes(numbers: &[i32; DIM]) -> Lanes {
 }
 
 impl Layer {
-    /// The sums before any shift; with `AVX2`, which only code built for AVX2 may set, with
-    /// its multiply-add.
+    /// The sums before any shift; with AVX2 (`_isa` proving the processor has it), with its
+    /// multiply-add.
     #[inline(always)]
-    fn totals<const AVX2: bool>(&self, inputs: &Row) -> [i32; DIM] {
+    fn totals<const AVX2: bool>(&self, inputs: &Row, _isa: Isa<AVX2>) -> [i32; DIM] {
         #[cfg(target_arch = "x86_64")]
         if AVX2 {
-            // SAFETY: `AVX2` is set only where the processor has AVX2; each store is of 32
-            // bytes inside the 128 of `totals`, unaligned.
+            // SAFETY: an `Isa<true>` exists only where the processor has AVX2; each store is
+            // of 32 bytes inside the 128 of `totals`, unaligned.
             return unsafe {
                 use std::arch::x86_64::*;
                 let mut lanes = load_lanes(&self.b);
