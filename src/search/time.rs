@@ -6,7 +6,8 @@
 //! The hard deadline is never crossed: the search polls it every 128 nodes and the answer is
 //! due before it. The soft deadline decides whether another iteration is worth
 //! starting; it stretches when the best move keeps changing and shrinks when it is stable.
-//! Both keep [`MOVE_OVERHEAD`] back for the reply to reach the manager. All arithmetic
+//! Both keep [`MOVE_OVERHEAD`] back for the reply to reach the manager, or half a budget
+//! smaller than twice that, so that a short move still searches. All arithmetic
 //! saturates: a clock of any size a protocol can parse gives deadlines, never an overflow.
 
 use std::time::{Duration, Instant};
@@ -48,7 +49,7 @@ impl TimeManager {
             hard = Some(hard.map_or(clock_hard, |h| h.min(clock_hard)));
             soft = Some(soft.map_or(clock_soft, |s| s.min(clock_soft)));
         }
-        let hard = hard.map(|h| h.saturating_sub(MOVE_OVERHEAD));
+        let hard = hard.map(|h| h - MOVE_OVERHEAD.min(h / 2));
         let soft = match (soft, hard) {
             (Some(s), Some(h)) => Some(s.min(h)),
             (s, _) => s,
@@ -154,6 +155,14 @@ mod tests {
         };
         let tm = TimeManager::new(&limits, Instant::now());
         assert_eq!(tm.hard, Some(Duration::from_secs(1) - MOVE_OVERHEAD));
+    }
+
+    #[test]
+    fn a_short_move_keeps_half_its_time_back_and_still_searches() {
+        let hard = |ms| TimeManager::new(&SearchLimits::move_time(Duration::from_millis(ms)), Instant::now()).hard;
+        assert_eq!(hard(200), Some(Duration::from_millis(100)));
+        assert_eq!(hard(100), Some(Duration::from_millis(50)));
+        assert_eq!(hard(30), Some(Duration::from_millis(15)));
     }
 
     #[test]

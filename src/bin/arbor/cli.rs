@@ -25,7 +25,8 @@ pub const HELP: [(&str, &str); 13] = [
         "gtp",
         "  arbor gtp --game amazons|tictactoe [--size N|WxH] [--k K] [--threads N] [--hash MB]
             [--weights tuned|patent] [--max-depth N]
-      Speaks GTP version 2 on stdin/stdout (tic-tac-toe: boardsize K..8, K in a row, default 3;
+      Speaks GTP version 2 on stdin/stdout (tic-tac-toe: boardsize K..8, K in a row, default 3,
+      the board K by K unless --size says;
       Amazons: 5x5 to 11x11, default 10x10, and the evaluation's weight table, default tuned).
       --max-depth caps every search.",
     ),
@@ -250,6 +251,13 @@ pub struct GameOptions {
     pub weights: &'static amazons::eval::Weights,
     /// Gomoku's `--network`; `None` plays [`arbor::gomoku::network::DEFAULT`].
     pub network: Option<String>,
+}
+
+impl GameOptions {
+    /// The tic-tac-toe board: `--size`, else K by K (3 by 3 at the least).
+    pub fn tictactoe_size(&self) -> (usize, usize) {
+        self.size.unwrap_or((self.k.max(3), self.k.max(3)))
+    }
 }
 
 /// `selfplay`'s options; `amazons` says which game, and the options of the other are refused.
@@ -535,7 +543,8 @@ fn perft(parser: &mut Parser) -> Result<Request, lexopt::Error> {
             }
             Value(number) if depth.is_none() => {
                 let text = number.string()?;
-                depth = Some(text.parse().map_err(|_| format!("DEPTH: {text:?} is not a number"))?);
+                let number = text.parse::<u32>().ok().filter(|&depth| depth >= 1);
+                depth = Some(number.ok_or_else(|| format!("DEPTH: {text:?} is not a number from 1"))?);
             }
             arg => return Err(arg.unexpected()),
         }
@@ -721,7 +730,7 @@ fn solve(parser: &mut Parser) -> Result<Request, lexopt::Error> {
 
 /// A tic-tac-toe board and row length the game takes, or the usage error saying why not.
 fn tictactoe_shape(options: &GameOptions) -> Result<(), lexopt::Error> {
-    let (width, height) = options.size.unwrap_or((3, 3));
+    let (width, height) = options.tictactoe_size();
     arbor::tictactoe::TicTacToe::new(width, height, options.k)
         .map(|_| ())
         .map_err(|e| format!("--size/--k: {e}").into())
@@ -802,6 +811,8 @@ mod tests {
         assert!(parse_line("play amazons --size 12").err().unwrap().starts_with("--size: "));
         assert!(parse_line("play gomoku --size 40").err().unwrap().starts_with("--size: "));
         assert!(parse_line("play tictactoe --k 9").err().unwrap().starts_with("--size/--k: "));
+        assert!(parse_line("gtp --game tictactoe --k 4").is_ok());
+        assert!(parse_line("perft amazons 0").err().unwrap().starts_with("DEPTH: "));
         assert!(parse_line("gtp --game amazons --size 4").err().unwrap().starts_with("--size: "));
         assert!(parse_line("gtp --game tictactoe --size 3 --k 4").err().unwrap().starts_with("--size/--k: "));
         assert!(parse_line("prove --nodes 0").err().unwrap().starts_with("--nodes: "));

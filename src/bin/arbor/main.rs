@@ -96,7 +96,7 @@ fn run_bench(depth: Option<u32>, threads: usize, network: Option<&str>) -> Resul
 }
 
 fn tictactoe(options: &GameOptions) -> Result<TicTacToe, String> {
-    let (width, height) = options.size.unwrap_or((3, 3));
+    let (width, height) = options.tictactoe_size();
     TicTacToe::new(width, height, options.k).map_err(|e| e.to_string())
 }
 

@@ -38,6 +38,19 @@ impl TimeSettings {
     fn unlimited(&self) -> bool {
         self.stones == 0 && !self.byo_yomi.is_zero()
     }
+
+    /// Both players' clocks at the start of a game: the main time; the first period where
+    /// there is none; without a limit, the clock of a game without time_settings.
+    fn fresh_clocks(&self) -> [PlayerClock; 2] {
+        let clock = if self.unlimited() {
+            PlayerClock { remaining: DEFAULT_MAIN_TIME, stones: 0 }
+        } else if self.main.is_zero() && self.stones > 0 {
+            PlayerClock { remaining: self.byo_yomi, stones: self.stones }
+        } else {
+            PlayerClock { remaining: self.main, stones: 0 }
+        };
+        [clock; 2]
+    }
 }
 
 /// One player's clock as last reported or as we have run it down ourselves.
@@ -55,8 +68,9 @@ pub struct Session<G: Playable> {
     record: GameRecord<G>,
     time: TimeSettings,
     clocks: [PlayerClock; 2],
-    /// The first player goes by the game's second colour name (`set_first_color`).
-    names_swapped: bool,
+    /// The name `set_first_color` gave the first player, kept as a name so that it holds
+    /// across a `boardsize` that changes which colour moves first (Botzone's 8x8).
+    first_name: Option<&'static str>,
     /// Deepest iteration any `genmove` searches (`arbor gtp --max-depth`).
     max_depth: Option<u32>,
     /// Raised by the input thread to stop a search.
@@ -67,14 +81,13 @@ pub struct Session<G: Playable> {
 impl<G: Playable> Session<G> {
     pub fn new(engine: Engine, initial: G) -> Self {
         let time = TimeSettings { main: DEFAULT_MAIN_TIME, byo_yomi: Duration::ZERO, stones: 0 };
-        let clock = PlayerClock { remaining: time.main, stones: 0 };
         Session {
             engine,
             record: GameRecord::new(initial.clone()),
             initial,
             time,
-            clocks: [clock; 2],
-            names_swapped: false,
+            clocks: time.fresh_clocks(),
+            first_name: None,
             max_depth: None,
             signals: Arc::default(),
             quit: false,
@@ -139,7 +152,7 @@ impl<G: Playable> Session<G> {
                 Ok(String::new())
             }
             Command::SetPosition(text) => {
-                let text = if self.names_swapped { self.swap_names(&text) } else { text };
+                let text = if self.names_swapped() { self.swap_names(&text) } else { text };
                 let position = self.initial.set_up(&text)?;
                 self.engine.new_game();
                 self.record = GameRecord::new(position);
@@ -148,11 +161,11 @@ impl<G: Playable> Session<G> {
             Command::SetFirstColor(color) => {
                 let game_names = self.record.position().player_names();
                 let color = color.to_ascii_lowercase();
-                let index = game_names
-                    .iter()
-                    .position(|name| *name == color)
+                let name = game_names
+                    .into_iter()
+                    .find(|name| *name == color)
                     .ok_or_else(|| format!("invalid color {color}: {} or {}", game_names[0], game_names[1]))?;
-                self.names_swapped = index == 1;
+                self.first_name = Some(name);
                 Ok(String::new())
             }
             Command::Play { color, mv } => {
@@ -165,9 +178,7 @@ impl<G: Playable> Session<G> {
             Command::TimeSettings { main, byo_yomi, stones } => {
                 let (main, byo_yomi) = (seconds(main)?, seconds(byo_yomi)?);
                 self.time = TimeSettings { main, byo_yomi, stones };
-                // Without a limit the engine keeps the clock of a game without time_settings.
-                let main = if self.time.unlimited() { DEFAULT_MAIN_TIME } else { main };
-                self.clocks = [PlayerClock { remaining: main, stones: 0 }; 2];
+                self.clocks = self.time.fresh_clocks();
                 Ok(String::new())
             }
             Command::TimeLeft { color, seconds: left, stones } => {
@@ -189,13 +200,18 @@ impl<G: Playable> Session<G> {
         self.engine.new_game();
         self.initial = position.clone();
         self.record = GameRecord::new(position);
-        self.clocks = [PlayerClock { remaining: self.time.main, stones: 0 }; 2];
+        self.clocks = self.time.fresh_clocks();
+    }
+
+    /// Whether the first player goes by the game's second colour name (`set_first_color`).
+    fn names_swapped(&self) -> bool {
+        self.first_name.is_some_and(|name| name != self.record.position().player_names()[0])
     }
 
     /// The players' names, the first mover's first.
     fn names(&self) -> [&'static str; 2] {
         let [first, second] = self.record.position().player_names();
-        if self.names_swapped { [second, first] } else { [first, second] }
+        if self.names_swapped() { [second, first] } else { [first, second] }
     }
 
     /// `text` with the players' names (or their initials) exchanged, word by word and, for
@@ -295,17 +311,18 @@ impl<G: Playable> Session<G> {
         time::byo_yomi_limits(clock.remaining, clock.stones, period, stones)
     }
 
-    /// Runs our own clock down when the controller does not send `time_left`.
+    /// Runs our own clock down when the controller does not send `time_left`. Canadian
+    /// byo-yomi: a move that runs out of main time is the first stone of the first period,
+    /// which loses what the move took past the main time.
     fn charge(&mut self, player: usize, used: Duration) {
         let clock = &mut self.clocks[player];
         let overrun = used.saturating_sub(clock.remaining);
         clock.remaining = clock.remaining.saturating_sub(used);
         if clock.stones == 0 && clock.remaining.is_zero() && self.time.stones > 0 {
-            // The move ran into the first period: what it took there is gone, and it is not
-            // counted as one of the period's stones, which can only err on the safe side.
             let remaining = self.time.byo_yomi.saturating_sub(overrun);
             *clock = PlayerClock { remaining, stones: self.time.stones };
-        } else if clock.stones > 0 {
+        }
+        if clock.stones > 0 {
             clock.stones -= 1;
             if clock.stones == 0 {
                 *clock = PlayerClock { remaining: self.time.byo_yomi, stones: self.time.stones };
@@ -324,7 +341,7 @@ impl<G: Playable> Session<G> {
             },
             None => text.push_str(&format!("{} to move", self.names()[position.to_move()])),
         }
-        if self.names_swapped {
+        if self.names_swapped() {
             let names = self.names();
             text.push_str(&format!("\n(colours renamed: the first player, drawn as usual, is {})", names[0]));
         }
@@ -376,6 +393,51 @@ mod tests {
 
     fn reply<G: Playable>(session: &mut Session<G>, line: &str) -> Result<String, String> {
         session.handle_line(line).expect("a reply").result
+    }
+
+    #[test]
+    fn no_time_limit_survives_a_new_game() {
+        let mut session = Session::new(Engine::new(1, 1), Position::new());
+        reply(&mut session, "time_settings 0 1 0").unwrap();
+        for command in ["clear_board", "boardsize 8"] {
+            reply(&mut session, command).unwrap();
+            let limits = session.limits(0);
+            assert_eq!(limits.depth, None, "{command}");
+            assert_eq!(limits.clock.map(|clock| clock.remaining), Some(DEFAULT_MAIN_TIME), "{command}");
+        }
+    }
+
+    #[test]
+    fn byo_yomi_gives_every_move_its_period() {
+        let secs = Duration::from_secs_f64;
+        let mut session = Session::new(Engine::new(1, 1), Position::new());
+        // No main time: every move has the whole period for its one stone.
+        reply(&mut session, "time_settings 0 1 1").unwrap();
+        for _ in 0..3 {
+            assert_eq!(session.limits(0).move_time, Some(secs(1.0)));
+            session.charge(0, secs(0.9));
+        }
+        // A move that runs 0.5 s past the main time is the first of the period's two stones.
+        reply(&mut session, "time_settings 1 10 2").unwrap();
+        session.charge(0, secs(1.5));
+        assert_eq!(session.clocks[0], PlayerClock { remaining: secs(9.5), stones: 1 });
+        assert_eq!(session.limits(0).move_time, Some(secs(9.5)));
+        session.charge(0, secs(9.0));
+        assert_eq!(session.clocks[0], PlayerClock { remaining: secs(10.0), stones: 2 });
+    }
+
+    #[test]
+    fn the_first_colour_s_name_holds_across_a_board_that_changes_who_starts() {
+        let mut session = Session::new(Engine::new(1, 1), Position::new()).with_max_depth(Some(1));
+        reply(&mut session, "set_first_color black").unwrap();
+        assert_eq!(session.names(), ["black", "white"]);
+        reply(&mut session, "boardsize 8").unwrap();
+        assert_eq!(session.names(), ["black", "white"]);
+        assert!(reply(&mut session, "genmove black").is_ok());
+        reply(&mut session, "set_first_color white").unwrap();
+        reply(&mut session, "boardsize 10").unwrap();
+        assert_eq!(session.names(), ["white", "black"]);
+        assert!(reply(&mut session, "genmove white").is_ok());
     }
 
     #[test]
