@@ -220,9 +220,10 @@ def play_game(white, black, args, stats, log):
                 stats[eng].crashes += 1
                 eng.stop()
                 return (black if eng is white else white), eng, f"{eng.label} failed at setup: {e}", moves
-            if not ok and cmd == "clear_board":
+            if not ok and cmd in (boardsize, "clear_board"):
+                # An engine that cannot set the board up would play its moves on another one.
                 stats[eng].crashes += 1
-                return (black if eng is white else white), eng, f"{eng.label}: clear_board failed: {text}", moves
+                return (black if eng is white else white), eng, f"{eng.label}: {cmd} failed: {text}", moves
     while True:
         color = board.to_move
         mover, other = engines[color], engines[WHITE if color == BLACK else BLACK]
@@ -356,7 +357,7 @@ def print_summary(e1, e2, stats, args, seconds):
               f"{s.resigns:5d} {s.overruns:5d} {len(t):6d} {avg:6.3f} {mx:6.3f}  {eng.name} [{eng.command}]")
     print(f"score engine1 - engine2: {stats[e1].wins} - {stats[e2].wins}")
     print("(time = time losses, illeg = illegal/unparsable moves, crash = exits, hangs outside genmove or "
-          "errors to play/clear_board, over = genmoves slower than the limit but within the grace)")
+          "errors to play/boardsize/clear_board, over = genmoves slower than the limit but within the grace)")
 
 
 if __name__ == "__main__":

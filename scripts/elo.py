@@ -26,7 +26,8 @@ def elo_from_score(p):
 
 
 def elo_stats(wins, losses, draws):
-    """Return (score, elo, err95, los) for the first player; err95 may be inf."""
+    """Return (score, elo, err95, los) for the first player; err95 is inf where the results
+    do not vary (or reach 0 or 1 within it)."""
     n = wins + losses + draws
     if n == 0:
         return 0.5, 0.0, math.inf, 0.5
@@ -34,7 +35,8 @@ def elo_stats(wins, losses, draws):
     var = (wins * (1 - p) ** 2 + draws * (0.5 - p) ** 2 + losses * p ** 2) / n
     se = math.sqrt(var / n)
     lo, hi = p - 1.96 * se, p + 1.96 * se
-    err = (elo_from_score(hi) - elo_from_score(lo)) / 2 if 0 < lo and hi < 1 else math.inf
+    # Results without any spread bound nothing: the bar is infinite, not zero.
+    err = (elo_from_score(hi) - elo_from_score(lo)) / 2 if se > 0 and 0 < lo and hi < 1 else math.inf
     decisive = wins + losses
     los = 0.5 * (1 + math.erf((wins - losses) / math.sqrt(2 * decisive))) if decisive else 0.5
     return p, elo_from_score(p), err, los
@@ -49,7 +51,7 @@ def pair_stats(pair_scores):
     mean = sum(pair_scores) / n
     se = math.sqrt(sum((x - mean) ** 2 for x in pair_scores) / n / n)
     lo, hi = mean - 1.96 * se, mean + 1.96 * se
-    err = (elo_from_score(hi) - elo_from_score(lo)) / 2 if 0 < lo and hi < 1 else math.inf
+    err = (elo_from_score(hi) - elo_from_score(lo)) / 2 if se > 0 and 0 < lo and hi < 1 else math.inf
     los = 0.5 * (1 + math.erf((mean - 0.5) / (se * math.sqrt(2)))) if se > 0 else 0.5
     return mean, elo_from_score(mean), err, los
 

@@ -255,9 +255,9 @@ def main():
     ap.add_argument("--args2", default="")
     ap.add_argument("--name1", help="default: the file name without pbrain-")
     ap.add_argument("--name2")
-    ap.add_argument("--openings", default=str(HERE / "openings" / "freestyle_15.txt"),
-                    help="one opening a line in c-gomoku-cli's pos notation (h8i9j8)")
-    ap.add_argument("--pairs", type=int, help="default: one per opening")
+    ap.add_argument("--openings", help="one opening a line in c-gomoku-cli's pos notation (h8i9j8); default"
+                    " scripts/openings/RULE_SIZE.txt, else ../shared/openings/RULE_SIZE.txt beside the repository")
+    ap.add_argument("--pairs", type=int, help="default: one per opening; at most eight per opening (each symmetry)")
     ap.add_argument("--rule", choices=sorted(referee.RULES), default="freestyle")
     ap.add_argument("--size", type=int, default=15)
     limit = ap.add_mutually_exclusive_group(required=True)
@@ -270,8 +270,20 @@ def main():
     args = ap.parse_args()
 
     cli = referee_program(ap, args)
+    if not args.openings:
+        name = f"{args.rule}_{args.size}.txt"
+        found = [path for path in (HERE / "openings" / name, HERE.parent.parent / "shared" / "openings" / name)
+                 if path.exists()]
+        if not found:
+            ap.error(f"no {name} in scripts/openings or ../shared/openings: give --openings")
+        args.openings = str(found[0])
     openings = read_openings(args.openings, args.size)
-    pairs = args.pairs or len(openings)
+    if not openings:
+        ap.error(f"{args.openings} holds no opening")
+    pairs = len(openings) if args.pairs is None else args.pairs
+    if not 1 <= pairs <= 8 * len(openings):
+        # Past eight rounds the pairs would replay earlier ones, counted twice as if new.
+        ap.error(f"--pairs {pairs}: from 1 to {8 * len(openings)} (eight symmetries of {len(openings)} openings)")
     limits = {"nodes": args.nodes} if args.nodes else {"turn_ms": args.turn_ms}
     names = [args.name1 or Path(args.engine1).name.removeprefix("pbrain-"),
              args.name2 or Path(args.engine2).name.removeprefix("pbrain-")]
@@ -282,7 +294,8 @@ def main():
                for name, path, extra in zip(names, (args.engine1, args.engine2), (args.args1, args.args2))]
     def opening(k):
         # Past the file's end the openings come round again under another symmetry each time,
-        # so that no pair repeats an earlier one (for eight rounds).
+        # so that no pair repeats an earlier one (for the eight rounds --pairs allows; an
+        # opening with a symmetry of its own repeats under that one).
         return transformed(openings[k % len(openings)], args.size, k // len(openings) % 8)
 
     tasks = [{"pair": k, "opening": opening(k), "size": args.size, "rule": args.rule,

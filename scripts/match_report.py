@@ -25,7 +25,6 @@ sys.dont_write_bytecode = True                   # no __pycache__ in the reposit
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from elo import format_elo  # noqa: E402
 
-GAME_RE = re.compile(r"\(;FF\[4\].*?\)", re.S)
 MOVE_RE = re.compile(r";([BW])\[[a-z]{2}\]C\[([^\]]*)\]")
 DETAIL_RE = re.compile(r"^.*(?:engine \S+ (?:output illegal move|crashed|timeout|output error)"
                        r"|match.sh: watchdog).*$", re.M)
@@ -38,8 +37,28 @@ FAULTS = {"time forfeit": "forfeits", "opponent illegal move": "illegal",
           "opponent crash": "crashes", "forbidden move": "forbidden"}
 
 
+def sgf_games(text):
+    """Each game of an SGF collection, whole: from its `(` to the matching `)`, where brackets
+    inside property values (an engine named `x(2)` in EV, PB or PW) do not count."""
+    games, depth, start, in_value, escaped = [], 0, 0, False, False
+    for i, c in enumerate(text):
+        if in_value:
+            escaped, in_value = (False, True) if escaped else (c == "\\", c != "]")
+        elif c == "[":
+            in_value = True
+        elif c == "(":
+            start = i if depth == 0 else start
+            depth += 1
+        elif c == ")" and depth:
+            depth -= 1
+            if depth == 0 and text.startswith("(;", start):
+                games.append(text[start:i + 1])
+    return games
+
+
 def prop(game, key):
-    m = re.search(r"\b" + key + r"\[([^\]]*)\]", game)
+    """A property's value (escapes kept), or "" where the game has none."""
+    m = re.search(r"\b" + key + r"\[((?:\\.|[^\]\\])*)\]", game)
     return m.group(1) if m else ""
 
 
@@ -70,7 +89,7 @@ def main():
     times = defaultdict(list)                    # engine -> [ms, ...]
     over = defaultdict(list)                     # engine -> [(game, stone, ms), ...]
     sgf = Path(a.sgf)
-    games = GAME_RE.findall(sgf.read_text()) if sgf.exists() else []
+    games = sgf_games(sgf.read_text()) if sgf.exists() else []
     log = Path(a.log).read_text(errors="replace") if a.log and Path(a.log).exists() else ""
     # c-gomoku-cli names the wrong winner when an engine fails to answer START (Rapfi drops
     # commands that come while it still counts itself as thinking): trust its log. Lines carry

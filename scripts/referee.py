@@ -72,7 +72,8 @@ class Player:
         self.name = engine["name"]
         self.client = EngineClient(engine["path"])
         self.client.connect()
-        if not self.client.start(size, timeout=10):
+        # START builds the pattern tables and the hash table: seconds on a loaded 2-core machine.
+        if not self.client.start(size, timeout=60):
             self.close()
             raise RuntimeError(f"{self.name}: no OK after START {size}")
         settings = {"rule": RULES[rule], "thread_num": 1, "max_memory": 64 << 20, "timeout_match": 0,
@@ -148,17 +149,20 @@ def pair_with_pygomo(engines, opening_text, size, rule, limits):
 def sgf_games(text):
     """The games of c-gomoku-cli's SGF file, in the shape above."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from match_report import GAME_RE, prop
+    from match_report import prop, sgf_games as split_games
 
     results = {"B+1": "1-0", "W+1": "0-1", "0": "1/2-1/2"}
     games = []
-    for game in sorted(GAME_RE.findall(text), key=lambda g: int(prop(g, "GN") or 0)):
+    for game in sorted(split_games(text), key=lambda g: int(prop(g, "GN") or 0)):
+        if prop(game, "RE") not in results:
+            # Counted as anything, a game whose result cannot be read would bias the run.
+            raise ValueError(f"c-gomoku-cli game {prop(game, 'GN') or '?'} has no result c-gomoku-cli writes")
         nodes = re.findall(r";[BW]\[([a-z])([a-z])\](?:C\[([^\]]*)\])?", game)
         games.append({
             "black": prop(game, "PB"), "white": prop(game, "PW"),
             "moves": [f"{ord(x) - ord('a')},{ord(y) - ord('a')}" for x, y, _ in nodes],
             "opening": sum(comment == "opening move" for _, _, comment in nodes),
-            "result": results.get(prop(game, "RE"), prop(game, "RE")), "reason": prop(game, "TE")})
+            "result": results[prop(game, "RE")], "reason": prop(game, "TE")})
     return games
 
 

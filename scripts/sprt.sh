@@ -79,6 +79,9 @@ while (($#)); do
     esac
 done
 
+# Paths on the command line are the caller's, not the repository's.
+[[ -n "$OPENINGS" ]] && OPENINGS="$(realpath -m -- "$OPENINGS")"
+OUT="$(realpath -m -- "$OUT")"
 cd "$ROOT"
 if [[ -z "$OPENINGS" ]]; then
     OPENINGS="$ROOT/scripts/openings/${RULE}_${SIZE}.txt"

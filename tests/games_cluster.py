@@ -6,7 +6,9 @@ directly in one process (in two runs, the second resuming the first's file), on 
 of two workers, and through a scheduler with two workers started as separate processes, as on
 separate machines. Fixed nodes on one thread make every game deterministic, so the three result
 files must hold the same games move for move. The second engine is the same brain held to depth
-3, so the games are not all alike.
+3, so the games are not all alike. Besides: c-gomoku-cli's SGF is read whole where an engine's
+name holds a bracket and refused where a game has no result, results without spread get no
+finite error bar, and games.py refuses what would count a pair twice or play no opening.
 
 Run with the runner's environment:  target/runner-venv/bin/python tests/games_cluster.py ENGINE
 """
@@ -21,6 +23,35 @@ sys.dont_write_bytecode = True
 from checks import report  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import elo  # noqa: E402
+import referee  # noqa: E402
+
+# Two games as c-gomoku-cli writes them, the engines named with brackets.
+SGF = ("(;FF[4]GM[4]GN[2]EV[a(2) x b]SZ[15]PB[a(2)]PW[b]RE[W+1]TE[White win]\n;B[hh]C[opening move];W[ii]C[3ms])\n\n"
+       "(;FF[4]GM[4]GN[1]EV[b x a(2)]SZ[15]PB[b]PW[a(2)]RE[B+1]TE[Black win]\n;B[hh]C[opening move];W[ij]C[1ms]"
+       ";B[jj]C[2ms])\n")
+
+
+def refusal(*arguments):
+    """games.py's complaint (stderr) for arguments it must refuse before playing."""
+    run = subprocess.run([PYTHON, str(ROOT / "scripts/games.py"), "--engine1", "x", "--engine2", "y", "--nodes", "1",
+                          "--referee", "pygomo", "--direct", "--out", "/nonexistent/never.jsonl", *arguments],
+                         capture_output=True, text=True, timeout=60)
+    return run.returncode == 2 and run.stderr
+
+
+def sgf_read_whole():
+    games = referee.sgf_games(SGF)
+    return ([(g["black"], g["result"], len(g["moves"])) for g in games] == [("b", "1-0", 3), ("a(2)", "0-1", 2)])
+
+
+def sgf_without_result_refused():
+    try:
+        referee.sgf_games(SGF.replace("RE[W+1]", ""))
+    except ValueError:
+        return True
+    return False
 PYTHON = sys.executable
 DASK = Path(PYTHON).parent / "dask"
 
@@ -62,6 +93,12 @@ def main():
                 except subprocess.TimeoutExpired:
                     process.kill()
     results = [game["result"] for record in direct.values() for game in record["games"]]
+    with tempfile.TemporaryDirectory(prefix="arbor-games-test-") as folder:
+        one, empty = Path(folder) / "one.txt", Path(folder) / "empty.txt"
+        one.write_text("h8i9j8\n")
+        empty.write_text("# nothing\n\n")
+        repeats = refusal("--openings", str(one), "--pairs", "9")
+        nothing = refusal("--openings", str(empty))
     checks = {
         "4 pairs played directly, the second run resuming the first": sorted(direct) == [0, 1, 2, 3],
         "the local cluster played the same games": local == direct,
@@ -71,6 +108,12 @@ def main():
                                                       for r in direct.values()),
         "every game ended in a five or a full board": all(game["reason"] in ("five", "full board")
                                                           for record in direct.values() for game in record["games"]),
+        "c-gomoku-cli's SGF is read whole where an engine's name holds a bracket": sgf_read_whole(),
+        "a game without a result is refused, not counted as a draw": sgf_without_result_refused(),
+        "results without any spread have no finite error bar": elo.elo_stats(0, 0, 10)[2] == float("inf")
+                                                                and elo.pair_stats([1.0] * 9)[2] == float("inf"),
+        "games.py refuses a ninth round of one opening": bool(repeats) and "--pairs 9" in repeats,
+        "games.py refuses an openings file without an opening": bool(nothing) and "no opening" in nothing,
     }
     report("games", checks, f"({len(results)} games)")
 

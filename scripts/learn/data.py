@@ -30,7 +30,7 @@ RULES = ["freestyle", "standard", "renju", "caro"]
 
 
 def read_header(data, path):
-    if data[:4] != b"ARBD" or data[4] != 1:
+    if len(data) < HEADER_BYTES or data[:4] != b"ARBD" or data[4] != 1:
         sys.exit(f"data.py: {path} is not an arbor datagen file of version 1")
     return {"rule": RULES[data[5]], "size": data[6], "random_plies": data[7],
             "nodes": int.from_bytes(data[8:16], "little"), "seed": int.from_bytes(data[16:24], "little")}
@@ -115,6 +115,8 @@ def build(paths, holdout):
         print(f"{path}: {len(games)} games, {header}", file=sys.stderr)
     if len(sizes) != 1:
         sys.exit(f"data.py: the files mix rules or sizes {sorted(sizes)}; make one set per rule and size")
+    if not rows:
+        sys.exit("data.py: the files hold no whole game")
     columns = {name: np.concatenate([row[name] for row in rows]) for name in rows[0]}
     held = np.concatenate(held)
     hashes = canonical_hashes(columns["board"])
