@@ -1,7 +1,7 @@
 //! `arbor forbidden` and `arbor features` as scripts use them: a bad line does not cost the
 //! lines after it. `forbidden` answers it in place (one line out per line in); `features` names
 //! it on stderr, writes every good game's rows and then fails, so a fit never loses games
-//! silently.
+//! silently. And output piped into `head` ends quietly when `head` has read enough.
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -59,4 +59,21 @@ fn features_skips_a_bad_game_writes_the_rest_and_fails() {
     assert_eq!(String::from_utf8(output.stdout).unwrap(), rows, "the good game's rows, and only those");
     let error = String::from_utf8(output.stderr).unwrap();
     assert!(error.contains("line 1: ") && error.contains("line 3: ") && error.contains("2 bad line(s)"), "{error}");
+}
+
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbor"))
+        .args(["selfplay", "--time", "300", "--moves", "4", "--threads", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arbor runs");
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    // The reader is gone; the next move's lines come a search later.
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(141));
+    assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
 }

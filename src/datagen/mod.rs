@@ -194,6 +194,9 @@ pub fn play_game(
         for &mv in opening {
             let mv = transform(mv, symmetry, settings.size);
             board.play(mv).map_err(|e| format!("opening stone {mv}: {e}"))?;
+            if board.is_over() {
+                return Err(format!("opening stone {mv} ends the game (a five, a foul or a full board)"));
+            }
         }
     }
     let mut candidates = Vec::new();
@@ -214,7 +217,12 @@ pub fn play_game(
     let mut searched = Vec::new();
     while !board.is_over() {
         let result = engine.go(&board, &limits, Instant::now(), &stop, &mut |_| {});
-        let best = result.best_move.ok_or("the engine found no move in a game still on")?;
+        let Some(best) = result.best_move else {
+            if board.only_forbidden_points_left() {
+                break;
+            }
+            return Err("the engine found no move in a game still on".into());
+        };
         searched.push(Searched { score: clamp_score(result.score), best, depth: result.depth.min(255) as u8 });
         board.play(best).map_err(|e| e.to_string())?;
     }
@@ -338,6 +346,21 @@ mod tests {
         game.encode(&mut bytes);
         assert_eq!(GameData::decode(&bytes), Some((game.clone(), bytes.len())));
         assert_eq!(GameData::decode(&bytes[..bytes.len() - 1]), None);
+    }
+
+    #[test]
+    fn renju_ends_in_a_draw_where_black_may_play_only_forbidden_points_and_openings_may_not_foul() {
+        crate::gomoku::build_tables();
+        let mut engine = Engine::new(1, 1);
+        let renju = |size| Settings { rule: Rule::Renju, size, nodes: 100, random_plies: 0, seed: 1 };
+        // Only d1 and c6 are empty, both overlines for black.
+        let full = parse_moves("a1a2b1b2c1c2e1e2f1f2d2c3a3d3b3e3a4f3d4b4c5c4d5e4a6f4b6a5d6b5e6e5f6f5").unwrap();
+        let game = play_game(&mut engine, &renju(6), &[full], 0).unwrap();
+        assert_eq!((game.winner, game.searched.len(), game.moves.len()), (None, 0, 34));
+        // a4 makes black's overline a1-a6: the opening is refused, not played as a white win.
+        let foul = parse_moves("a1o15a2m15a3k15a5i15a6g15a4").unwrap();
+        let error = play_game(&mut engine, &renju(15), &[foul], 0).unwrap_err();
+        assert!(error.contains("ends the game"), "{error}");
     }
 
     #[test]

@@ -304,6 +304,15 @@ impl Board {
         self.won || self.foul || self.is_full()
     }
 
+    /// Whether the game cannot go on though no one has won and the board is not full: renju's
+    /// black to move with every empty point forbidden, a draw as a full board is.
+    pub fn only_forbidden_points_left(&self) -> bool {
+        !self.is_over()
+            && self.side == Color::Black
+            && self.rule() == Rule::Renju
+            && self.playable_moves().all(|mv| !self.is_empty(mv) || self.is_forbidden(mv))
+    }
+
     /// The empty points where the side to move may not play: renju black's double threes, double
     /// fours and overlines; under every other rule, and for white, none.
     pub fn forbidden_points(&self) -> Vec<Move> {

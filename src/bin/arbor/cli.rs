@@ -521,6 +521,9 @@ fn bench(parser: &mut Parser) -> Result<Request, lexopt::Error> {
         Some(&threads) => bounds::threads(threads as usize).map_err(|e| format!("THREADS: {e}"))?,
         None => 1,
     };
+    if numbers.first() == Some(&0) {
+        return Err("DEPTH: 0 searches nothing; give 1 or more".into());
+    }
     if network.is_some() && !matches!(game, BenchGame::Gomoku) {
         return Err("--network is a Gomoku option".into());
     }
@@ -609,6 +612,9 @@ fn selfplay(parser: &mut Parser) -> Result<Request, lexopt::Error> {
         (true, Some(flag), _) => return Err(format!("{flag} is not an Amazons option").into()),
         (false, _, Some(flag)) => return Err(format!("{flag} needs --game amazons").into()),
         _ => {}
+    }
+    if !(MIN_SIZE..=MAX_SIZE).contains(&options.size) {
+        return Err(format!("--size: {} is not from {MIN_SIZE} to {MAX_SIZE}", options.size).into());
     }
     let default_ms = if options.amazons { 200 } else { 1000 };
     options.time = bounds::millis(time_ms.unwrap_or(default_ms));
@@ -813,6 +819,8 @@ mod tests {
         assert!(parse_line("play tictactoe --k 9").err().unwrap().starts_with("--size/--k: "));
         assert!(parse_line("gtp --game tictactoe --k 4").is_ok());
         assert!(parse_line("perft amazons 0").err().unwrap().starts_with("DEPTH: "));
+        assert!(parse_line("selfplay --size 40").err().unwrap().starts_with("--size: "));
+        assert!(parse_line("bench 0").err().unwrap().starts_with("DEPTH: "));
         assert!(parse_line("gtp --game amazons --size 4").err().unwrap().starts_with("--size: "));
         assert!(parse_line("gtp --game tictactoe --size 3 --k 4").err().unwrap().starts_with("--size/--k: "));
         assert!(parse_line("prove --nodes 0").err().unwrap().starts_with("--nodes: "));

@@ -27,6 +27,19 @@ use arbor::search::limits::SearchLimits;
 use arbor::tictactoe::TicTacToe;
 use arbor::zobrist::KeyStream;
 
+/// `println!` for output that may go into `head`: a closed pipe ends the run quietly, with the
+/// status a shell gives a process its SIGPIPE ended, rather than with a panic.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        if let Err(error) = writeln!(std::io::stdout(), $($arg)*) {
+            if error.kind() != std::io::ErrorKind::BrokenPipe {
+                eprintln!("arbor: stdout: {error}");
+            }
+            std::process::exit(141);
+        }
+    }};
+}
+
 mod cli;
 mod transcript;
 
@@ -53,7 +66,7 @@ fn main() -> ExitCode {
     };
     let result = match request {
         Request::Print(text) => {
-            println!("{text}");
+            say!("{text}");
             Ok(())
         }
         Request::Replay { engine, files, ending } => return run_replay(&engine, &files, ending),
@@ -89,9 +102,9 @@ fn run_bench(depth: Option<u32>, threads: usize, network: Option<&str>) -> Resul
     network::choose(network)?;
     let mut engine = Engine::new(DEFAULT_HASH_MB, threads);
     let depth = depth.unwrap_or(DEFAULT_BENCH_DEPTH);
-    let summary = bench::run(&mut engine, &gomoku::bench::positions(), depth, |line| println!("{line}"));
-    println!("Nodes searched: {}", summary.nodes);
-    println!("Nodes/second: {}", summary.nodes_per_second());
+    let summary = bench::run(&mut engine, &gomoku::bench::positions(), depth, |line| say!("{line}"));
+    say!("Nodes searched: {}", summary.nodes);
+    say!("Nodes/second: {}", summary.nodes_per_second());
     Ok(())
 }
 
@@ -165,7 +178,7 @@ fn run_tictactoe_bench() -> Result<(), String> {
         let start = Instant::now();
         let result = engine.think(&position, &SearchLimits::default(), start, &AtomicBool::new(false), &mut |_| {});
         let elapsed = start.elapsed();
-        println!(
+        say!(
             "{size}x{size}, {k} in a row: {} ({}), first move {}, {} nodes, {} us",
             describe(result.score),
             outcome_name(result.score),
@@ -182,15 +195,15 @@ fn run_amazons_bench(depth: Option<u32>, threads: usize) -> Result<(), String> {
     let start = Instant::now();
     let leaves = Position::new().perft(AMAZONS_BENCH_PERFT);
     let perft_time = start.elapsed();
-    println!(
+    say!(
         "perft({AMAZONS_BENCH_PERFT}) = {leaves} in {} ms ({} leaves/second)",
         perft_time.as_millis(),
         arbor::search::nodes_per_second(leaves, perft_time)
     );
     let mut engine = Engine::new(DEFAULT_HASH_MB, threads);
-    let summary = bench::run(&mut engine, &amazons::bench::positions(), depth, |line| println!("{line}"));
-    println!("Nodes searched: {}", summary.nodes);
-    println!("Nodes/second: {}", summary.nodes_per_second());
+    let summary = bench::run(&mut engine, &amazons::bench::positions(), depth, |line| say!("{line}"));
+    say!("Nodes searched: {}", summary.nodes);
+    say!("Nodes/second: {}", summary.nodes_per_second());
     Ok(())
 }
 
@@ -199,7 +212,7 @@ fn run_perft(depth: u32, (width, height): (usize, usize)) -> Result<(), String> 
     for d in 1..=depth {
         let start = Instant::now();
         let leaves = pos.perft(d);
-        println!("perft({d}) = {leaves} ({} ms)", start.elapsed().as_millis());
+        say!("perft({d}) = {leaves} ({} ms)", start.elapsed().as_millis());
     }
     Ok(())
 }
@@ -238,14 +251,14 @@ fn run_amazons_selfplay(options: &Selfplay) -> Result<(), String> {
             (mv, note)
         };
         pos.play(mv).map_err(|e| format!("the engine played an illegal move {mv}: {e}"))?;
-        println!("\n{}. {mover} {mv}  ({note})", pos.history().len());
-        print!("{}", pos.diagram(Some(mv)));
+        say!("\n{}. {mover} {mv}  ({note})", pos.history().len());
+        say!("{}", pos.diagram(Some(mv)).strip_suffix('\n').unwrap_or_default());
     }
     match pos.winner() {
         Some(color) => {
-            println!("\n{color} wins after {} moves: {} cannot move.", pos.history().len(), color.opponent())
+            say!("\n{color} wins after {} moves: {} cannot move.", pos.history().len(), color.opponent())
         }
-        None => println!("\nStopped after {} moves.", pos.history().len()),
+        None => say!("\nStopped after {} moves.", pos.history().len()),
     }
     Ok(())
 }
@@ -259,10 +272,15 @@ fn run_selfplay(options: &Selfplay) -> Result<(), String> {
     let limits = SearchLimits::move_time(options.time);
     while !board.is_over() && board.history().len() < max_moves {
         let result = engine.go(&board, &limits, Instant::now(), &stop, &mut |_| {});
-        let mv = result.best_move.ok_or("the engine found no move")?;
+        let Some(mv) = result.best_move else {
+            if board.only_forbidden_points_left() {
+                break;
+            }
+            return Err("the engine found no move".into());
+        };
         let mover = board.side_to_move();
         board.play(mv).map_err(|e| e.to_string())?;
-        println!(
+        say!(
             "\n{}. {} {mv}  (depth {}, {}, {} nodes, {} ms)",
             board.history().len(),
             color_name(mover),
@@ -271,14 +289,15 @@ fn run_selfplay(options: &Selfplay) -> Result<(), String> {
             result.nodes,
             result.elapsed.as_millis()
         );
-        print!("{}", board.diagram());
+        say!("{}", board.diagram().strip_suffix('\n').unwrap_or_default());
     }
     match board.winner() {
-        Some(color) => println!("\n{} wins after {} moves.", color_name(color), board.history().len()),
-        None if board.is_full() => println!("\nDraw: the board is full."),
-        None => println!("\nStopped after {} moves.", board.history().len()),
+        Some(color) => say!("\n{} wins after {} moves.", color_name(color), board.history().len()),
+        None if board.is_full() => say!("\nDraw: the board is full."),
+        None if board.only_forbidden_points_left() => say!("\nDraw: black may play only on forbidden points."),
+        None => say!("\nStopped after {} moves.", board.history().len()),
     }
-    println!("Game: {}", board.history().iter().map(|&mv| format_move(mv)).collect::<String>());
+    say!("Game: {}", board.history().iter().map(|&mv| format_move(mv)).collect::<String>());
     Ok(())
 }
 
@@ -296,7 +315,9 @@ fn run_datagen(options: &Datagen) -> Result<(), String> {
                 .collect::<Result<Vec<_>, _>>()?
         }
     };
-    if let Some(network) = options.network.as_deref().map(network::from_option).transpose()?.flatten() {
+    let chosen =
+        options.network.as_deref().map(network::from_option).transpose().map_err(|e| format!("--network {e}"))?;
+    if let Some(network) = chosen.flatten() {
         let settings = &options.settings;
         if !network.plays(settings.rule, settings.size, settings.size) {
             let (rule, size) = network.trained_on();
@@ -327,7 +348,8 @@ fn run_datagen(options: &Datagen) -> Result<(), String> {
 /// ([`scripts::evaluation_and_first_move`]), or with a network its value and policy's first
 /// cell ([`scripts::network_value_and_first_move`]); `error line K: REASON` for a bad line.
 fn run_evaluate(size: usize, rule: gomoku::Rule, network: Option<&str>) -> Result<(), String> {
-    let network = match network.map(network::from_option).transpose()?.flatten() {
+    let chosen = network.map(network::from_option).transpose().map_err(|e| format!("--network {e}"))?;
+    let network = match chosen.flatten() {
         Some(network) if network.trained_on() != (rule, size) => {
             log::warn!("the network was trained on another rule or size; its answers here are untested");
             Some(network)
@@ -397,7 +419,7 @@ fn run_solve(
     if !each_move {
         let clock = Instant::now();
         let solution = solve_in_slices(&mut solver, nodes, solved)?;
-        println!("{}", describe_solution(&solution, solution.nodes, clock));
+        say!("{}", describe_solution(&solution, solution.nodes, clock));
         return Ok(());
     }
     let moves = pos.legal_moves();
@@ -408,13 +430,13 @@ fn run_solve(
         solver.set_root(&after);
         let (clock, before) = (Instant::now(), solver.run(0).nodes);
         let solution = solve_in_slices(&mut solver, before.saturating_add(nodes), solved)?;
-        println!("{mv}: {}", describe_solution(&solution, solution.nodes - before, clock));
+        say!("{mv}: {}", describe_solution(&solution, solution.nodes - before, clock));
         if let Some(winner) = solution.winner {
             wins[usize::from(winner != pos.side_to_move())] += 1;
         }
     }
     let proved = wins[0] + wins[1];
-    println!(
+    say!(
         "{} moves: {} win for {}, {} lose, {} unproved",
         moves.len(),
         wins[0],
@@ -540,7 +562,7 @@ fn run_replay(engine: &[String], files: &[String], ending: LineEnding) -> ExitCo
     let mut failures = 0;
     for file in files {
         match run_transcript(engine, &PathBuf::from(file), ending) {
-            Ok(summary) => println!(
+            Ok(summary) => say!(
                 "ok {file}: {} sent, {} checked, {} skipped, {} ms",
                 summary.sent,
                 summary.checked,
@@ -549,11 +571,11 @@ fn run_replay(engine: &[String], files: &[String], ending: LineEnding) -> ExitCo
             ),
             Err(failure) => {
                 failures += 1;
-                println!("FAILED {failure}");
+                say!("FAILED {failure}");
             }
         }
     }
-    println!("{} passed, {failures} failed", files.len() - failures);
+    say!("{} passed, {failures} failed", files.len() - failures);
     if failures == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 

@@ -13,7 +13,7 @@
 //! @ moves N       the same for N moves on one line, separated by spaces
 //! ! skip PREFIX   from here on, ignore output lines starting with PREFIX
 //! ! unskip PREFIX stop ignoring them
-//! ! timeout SECS  the whole file must finish within SECS seconds (default 10)
+//! ! timeout SECS  the whole file must finish within SECS seconds (default 10, at most a day)
 //! ! crlf on|off   end sent lines with CR LF (as piskvork does) instead of LF
 //! ! eof           close the engine's input
 //! ! exit [CODE]   the engine must exit (with CODE, if given), printing nothing more but
@@ -42,6 +42,8 @@ use pattern::Pattern;
 
 /// How long a file may take when it does not say.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// The longest `! timeout`: a day, which any clock can add to its start.
+const LONGEST_TIMEOUT: Duration = Duration::from_secs(86_400);
 
 /// How the runner frames lines, standing in for a manager on one platform or another.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -138,7 +140,10 @@ fn parse_script(text: &str) -> Result<Script, (usize, String)> {
                     ("unskip", prefix) if !prefix.is_empty() => Step::Unskip(prefix.to_string()),
                     ("timeout", secs) => {
                         let secs: f64 = secs.parse().map_err(|_| (number, "a number of seconds".to_string()))?;
-                        timeout = Duration::try_from_secs_f64(secs).map_err(|_| (number, "a valid timeout".into()))?;
+                        timeout = Duration::try_from_secs_f64(secs)
+                            .ok()
+                            .filter(|&timeout| timeout <= LONGEST_TIMEOUT)
+                            .ok_or_else(|| (number, "a timeout from 0 to 86400 seconds".to_string()))?;
                         continue;
                     }
                     ("crlf", "on") => Step::Crlf(true),
@@ -381,6 +386,15 @@ mod tests {
     /// on `quit`.
     const ECHO: &str =
         r#"echo "DEBUG hello"; while read -r line; do [ "$line" = quit ] && exit 0; echo "echo $line"; done"#;
+
+    #[test]
+    fn a_timeout_past_a_day_is_refused_when_read() {
+        for secs in ["1e19", "86401", "-1", "inf"] {
+            let error = parse_script(&format!("! timeout {secs}\n> a\n")).err();
+            assert_eq!(error.map(|(line, _)| line), Some(1), "{secs}");
+        }
+        assert!(parse_script("! timeout 86400\n> a\n").is_ok());
+    }
 
     #[test]
     fn a_matching_conversation_passes() {

@@ -324,8 +324,11 @@ impl Matcher<'_> {
     fn repeat(&self, inner: &Node, min: usize, max: Option<usize>, count: usize, at: usize, then: Then) -> bool {
         let more = max.is_none_or(|max| count < max)
             && self.node(inner, at, &|next| {
-                // A repetition that consumed nothing would loop forever once the minimum is met.
-                (next > at || count < min) && self.repeat(inner, min, max, count + 1, next, then)
+                // A repetition that consumed nothing would loop forever once the minimum is met,
+                // and before it can match nothing as often as it likes: the minimum is met at
+                // once, so that `(?:){50000}` does not recurse 50,000 deep.
+                let count = if next == at { min.max(count + 1) } else { count + 1 };
+                (next > at || count <= min) && self.repeat(inner, min, max, count, next, then)
             });
         more || (count >= min && then(at))
     }
@@ -389,6 +392,18 @@ mod tests {
         assert!(any.is_match(&"a".repeat(LONGEST_LINE + 1)).err().unwrap().contains("at most"));
         let costly = Pattern::new("(a*)*b").unwrap().is_match(&"a".repeat(40));
         assert!(costly.err().unwrap().contains("backtracks"));
+        // Repetitions that match nothing do not recurse once a repetition.
+        let empty = small_stack_match("(?:){50000}name.*", "name=\"Arbor\"");
+        assert_eq!(empty, Ok(true));
+        assert_eq!(small_stack_match("(a?){20000}b", "b"), Ok(true));
+        assert_eq!(small_stack_match("(a?){2,3}b", "aaaab"), Ok(false));
+        assert_eq!(small_stack_match("(a?){2,3}b", "aab"), Ok(true));
+    }
+
+    fn small_stack_match(pattern: &str, line: &str) -> Result<bool, String> {
+        let (pattern, line) = (Pattern::new(pattern).unwrap(), line.to_string());
+        let small_stack = std::thread::Builder::new().stack_size(2 << 20);
+        small_stack.spawn(move || pattern.is_match(&line)).unwrap().join().unwrap()
     }
 
     /// Every pattern the transcripts use means what the `regex` crate says it means, on lines
