@@ -3,20 +3,11 @@
 //! it on stderr, writes every good game's rows and then fails, so a fit never loses games
 //! silently. And output piped into `head` ends quietly when `head` has read enough.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn arbor(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbor"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("arbor runs");
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
-}
+use std::process::{Command, Stdio};
+
+use common::arbor;
 
 /// A 15x15 board's rows with black and white stones at `(x, y)` cells.
 fn rows(black: &[(usize, usize)], white: &[(usize, usize)]) -> String {

@@ -1,21 +1,12 @@
 //! `arbor prove` as a script sees it: its help, its refusal of bad flags, and one answer line
 //! per input line, bad lines included, without losing the lines after them.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn prove(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbor"))
-        .arg("prove")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("arbor runs");
-    // A refused command exits without reading: the pipe may close under the write.
-    let _ = child.stdin.take().unwrap().write_all(input);
-    child.wait_with_output().unwrap()
+use common::arbor;
+
+fn prove(args: &[&str], input: &[u8]) -> std::process::Output {
+    arbor(&[&["prove"], args].concat(), input)
 }
 
 #[test]

@@ -1,9 +1,10 @@
-//! What the fuzz tests share: a seeded generator, the ways a line gets broken, and a run of an
-//! engine process fed from one thread and read from others, so that no pipe fills up.
+//! What the integration tests share: a seeded generator, the ways a line gets broken, a run of an
+//! engine process fed from one thread and read from others, so that no pipe fills up, and a
+//! run of an `arbor` subcommand on a small input.
 #![allow(dead_code)] // Each test file uses its own part.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus, Output, Stdio};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -287,4 +288,18 @@ pub fn scratch_dir(name: &str) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// `arbor ARGS` fed `input` on stdin, its whole output. A refused command exits without
+/// reading: the pipe may close under the write, which is then not an error.
+pub fn arbor(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbor"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arbor runs");
+    let _ = child.stdin.take().unwrap().write_all(input);
+    child.wait_with_output().unwrap()
 }
