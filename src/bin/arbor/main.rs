@@ -98,6 +98,13 @@ fn main() -> ExitCode {
     }
 }
 
+/// The network a `--network` flag names (none without the flag, or for `none`), its error
+/// naming the flag as [`network::choose`]'s does.
+fn network_flag(option: Option<&str>) -> Result<Option<network::Network>, String> {
+    let chosen = option.map(network::from_option).transpose().map_err(|e| format!("--network {e}"))?;
+    Ok(chosen.flatten())
+}
+
 fn run_bench(depth: Option<u32>, threads: usize, network: Option<&str>) -> Result<(), String> {
     network::choose(network)?;
     let mut engine = Engine::new(DEFAULT_HASH_MB, threads);
@@ -315,9 +322,7 @@ fn run_datagen(options: &Datagen) -> Result<(), String> {
                 .collect::<Result<Vec<_>, _>>()?
         }
     };
-    let chosen =
-        options.network.as_deref().map(network::from_option).transpose().map_err(|e| format!("--network {e}"))?;
-    if let Some(network) = chosen.flatten() {
+    if let Some(network) = network_flag(options.network.as_deref())? {
         let settings = &options.settings;
         if !network.plays(settings.rule, settings.size, settings.size) {
             let (rule, size) = network.trained_on();
@@ -348,8 +353,7 @@ fn run_datagen(options: &Datagen) -> Result<(), String> {
 /// ([`scripts::evaluation_and_first_move`]), or with a network its value and policy's first
 /// cell ([`scripts::network_value_and_first_move`]); `error line K: REASON` for a bad line.
 fn run_evaluate(size: usize, rule: gomoku::Rule, network: Option<&str>) -> Result<(), String> {
-    let chosen = network.map(network::from_option).transpose().map_err(|e| format!("--network {e}"))?;
-    let network = match chosen.flatten() {
+    let network = match network_flag(network)? {
         Some(network) if network.trained_on() != (rule, size) => {
             log::warn!("the network was trained on another rule or size; its answers here are untested");
             Some(network)
