@@ -94,6 +94,15 @@ def image(maps, which):
     return np.rot90(maps, which & 3, axes=(1, 2))
 
 
+def refused_by(function, argument):
+    """Whether `function(argument)` stops with export.py's refusal (SystemExit)."""
+    try:
+        function(argument)
+    except SystemExit:
+        return True
+    return False
+
+
 def main():
     arbor = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "target/release/arbor")
     with tempfile.TemporaryDirectory(prefix="arbor-learn-test-") as folder:
@@ -103,6 +112,9 @@ def main():
                         "--openings", str(ROOT / "scripts/openings/freestyle_15.txt")],
                        check=True, timeout=300, capture_output=True)
         header, games = data.read_games(shard)
+        # What a crash can leave at a file's end (zeros) is not read as games.
+        (folder / "torn.bin").write_bytes(shard.read_bytes() + bytes(60))
+        torn_games = len(data.read_games(folder / "torn.bin")[1])
         searched = sum(len(game[3]) for game in games)
         columns, rule, size = data.build([shard], holdout=8)
         columns["classical"] = data.classical_scores(arbor, columns["board"], rule)
@@ -135,6 +147,8 @@ def main():
         export.write(folder / "model.arbn", q, cell_layer, model)
         exported = (folder / "model.arbn").read_bytes()
         back = export.read(folder / "model.arbn")
+        (folder / "cut.arbn").write_bytes(exported[:-1])
+        cut_refused = refused_by(export.read, folder / "cut.arbn")
         export.write(folder / "again.arbn", *export.quantise(back), back)
         read_back = (folder / "again.arbn").read_bytes() == exported
         pooled = dict(np.load(folder / "mix/model.npz"))
@@ -156,16 +170,17 @@ def main():
             read_back &= train.pool_of(class_back) == pool
             export.write(folder / "again.arbn", *export.quantise(class_back), class_back)
             read_back &= (folder / "again.arbn").read_bytes() == (folder / f"{pool}.arbn").read_bytes()
-        # What the engine would refuse, export.py refuses: a weight past its integer, a cell's
-        # sum past 16 bits, a layer's past 32.
-        def refused(change):
-            try:
-                export.quantise(model | {name: np.full_like(model[name], value) for name, value in change.items()})
-            except SystemExit:
-                return True
-            return False
-        refuses = (not refused({}) and refused({"codebook": 40.0}) and refused({"codebook": 10.0})
-                   and refused({"cell_w": 31.0, "cell_b": 1100.0}) and not refused({"cell_w": 31.0, "cell_b": 1000.0}))
+        # What the engine would refuse, export.py refuses: a width other than 32, a weight past
+        # its integer, a cell's sum past 16 bits, a layer's past 32.
+        def refused(changed):
+            return refused_by(export.quantise, changed)
+
+        def filled(change):
+            return model | {name: np.full_like(model[name], value) for name, value in change.items()}
+        refuses = (refused(model | {"codebook": model["codebook"][:, :16]}) and not refused(model)
+                   and refused(filled({"codebook": 40.0})) and refused(filled({"codebook": 10.0}))
+                   and refused(filled({"cell_w": 31.0, "cell_b": 1100.0}))
+                   and not refused(filled({"cell_w": 31.0, "cell_b": 1000.0})))
         # The codebook, bias0, the cell layer, then both sides' heads.
         expected_bytes = (32 + 2 * q["codebook"].size + 2 * DIM + 2 * DIM * DIM + 4 * DIM
                           + 2 * (2 * DIM * 32 + 4 * 32 + 2 * 32 + 4 + 2 * DIM))
@@ -193,6 +208,7 @@ def main():
                                       capture_output=True, text=True, check=True).stdout
     checks = {
         "datagen wrote 40 whole games of the asked settings": len(games) == 40 and header["nodes"] == 1500,
+        "zeros after the last game are not read as games": torn_games == 40,
         "data.py kept every searched position but duplicates": 0 < len(boards) <= searched,
         "every position is in play for arbor evaluate": len(answers) == len(boards)
                                                          and not any(a.startswith("error") for a in answers),
@@ -217,6 +233,7 @@ def main():
                                                               and len(exported) == expected_bytes,
         "read back (train.py --init) and written again, the same file, every pooling": read_back,
         "export.py refuses weights the engine would refuse": refuses,
+        "export.read refuses a file cut short": cut_refused,
         "the integer network follows the float one": rounding["mean_gap"] < 0.05 and rounding["same_sign"] > 0.95,
         "the engine's network gives the integer reference's values exactly, every form": same_values,
         "and ranks the same cell first": same_cells,

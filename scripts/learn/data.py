@@ -30,7 +30,7 @@ RULES = ["freestyle", "standard", "renju", "caro"]
 
 
 def read_header(data, path):
-    if len(data) < HEADER_BYTES or data[:4] != b"ARBD" or data[4] != 1:
+    if len(data) < HEADER_BYTES or data[:4] != b"ARBD" or data[4] != 1 or data[5] >= len(RULES):
         sys.exit(f"data.py: {path} is not an arbor datagen file of version 1")
     return {"rule": RULES[data[5]], "size": data[6], "random_plies": data[7],
             "nodes": int.from_bytes(data[8:16], "little"), "seed": int.from_bytes(data[16:24], "little")}
@@ -39,7 +39,9 @@ def read_header(data, path):
 def read_games(path):
     """The file's header and its whole games, each (result, unsearched, moves, scores, best, depth):
     result 0 draw, 1 black won, 2 white won; moves and best as (x, y) rows. Reading stops, as
-    `arbor datagen` does, at the first game that is cut short or not of the file's rule and size."""
+    `arbor datagen` does, at the first game that is cut short, not of the file's rule and size, or
+    whose moves leave the board, repeat a cell or differ from the search's best moves; what follows
+    is left out with a warning."""
     data = Path(path).read_bytes()
     header = read_header(data, path)
     games, offset = [], HEADER_BYTES
@@ -54,10 +56,16 @@ def read_games(path):
         cells = np.frombuffer(data, "<u2", plies, offset + 6)
         entries = np.frombuffer(data, np.dtype([("score", "<i2"), ("best", "<u2"), ("depth", "u1")]), searched,
                                 offset + 6 + 2 * plies)
+        if (plies == 0 or (cells % 32 >= size).any() or (cells // 32 >= size).any()
+                or len(np.unique(cells)) != plies or (entries["best"] != cells[unsearched:]).any()):
+            break
         games.append((result, unsearched, np.stack([cells % 32, cells // 32], 1),
                       entries["score"].copy(), np.stack([entries["best"] % 32, entries["best"] // 32], 1),
                       entries["depth"].copy()))
         offset = end
+    if offset < len(data):
+        print(f"data.py: warning: {path}: {len(data) - offset} bytes after game {len(games)} are not a whole game"
+              " and are left out (`arbor datagen` resumes the file there)", file=sys.stderr)
     return header, games
 
 
@@ -130,6 +138,9 @@ def build(paths, holdout):
     columns = {name: column[kept] for name, column in columns.items()}
     columns["heldout"] = held[kept]
     rule, size = sizes.pop()
+    for split, count in (("held-out", int(columns["heldout"].sum())), ("training", int((~columns["heldout"]).sum()))):
+        if count == 0:
+            print(f"data.py: warning: no {split} positions (change --holdout or add games)", file=sys.stderr)
     print(f"{len(hashes)} positions, {len(kept)} kept: {int(columns['heldout'].sum())} held out (from"
           f" {int(held.sum())} in held-out games), {int((~columns['heldout']).sum())} for training", file=sys.stderr)
     return columns, rule, size
@@ -147,6 +158,8 @@ def main():
     ap.add_argument("--holdout", type=int, default=64, help="one game in this many is held out")
     ap.add_argument("--arbor", help="an arbor executable: add each position's classical evaluation")
     args = ap.parse_args()
+    if args.holdout < 1:
+        ap.error("--holdout must be 1 or more")
     columns, rule, size = build(args.files, args.holdout)
     if args.arbor:
         columns["classical"] = classical_scores(args.arbor, columns["board"], rule)

@@ -25,6 +25,7 @@ POOL_SHIFT = 5              # extra bits of the cells' mean: at most 1023 << 5, 
 VERSION = 3
 READS = (2, 3)              # version 2 is version 3 with one mean over the board (byte 20 zero)
 RULES = ["freestyle", "standard", "renju", "caro"]
+ENGINE_WIDTH = 32           # D and H, the only widths the engine reads
 
 
 def quantise(model):
@@ -39,6 +40,9 @@ def quantise(model):
 
     cell_layer = "cell_w" in model
     dim = model["codebook"].shape[1]
+    hidden = model["v1_w"].shape[-1]
+    if (dim, hidden) != (ENGINE_WIDTH, ENGINE_WIDTH):
+        raise SystemExit(f"D = {dim}, hidden {hidden}: the engine takes D = H = {ENGINE_WIDTH} only (MODEL.md)")
     q = {
         "codebook": rounded("codebook", model["codebook"], ACTIVATION_ONE, np.int16),
         "bias0": rounded("bias0", model["bias0"], ACTIVATION_ONE, np.int16),
@@ -87,6 +91,8 @@ def read(path):
     """An exported file's weights as floats, in train.py's form (the integers over their
     scales), with its score scale, rule and size: a start for further training (train.py --init)."""
     data = Path(path).read_bytes()
+    if len(data) < 32:
+        raise SystemExit(f"{path}: {len(data)} bytes, shorter than a network file's header (MODEL.md)")
     magic, version, cell_layer, rule, size, dim, hidden, scale, shapes, pool = struct.unpack("<4sBBBBHHfIB", data[:21])
     if magic != b"ARBN" or version not in READS or pool >= len(train.POOLS):
         raise SystemExit(f"{path} is not a network file of version {' or '.join(map(str, READS))}")
@@ -98,13 +104,15 @@ def read(path):
               ("v1_w", "<i2", (2, pools * dim, hidden), WEIGHT_ONE), ("v1_b", "<i4", (2, hidden), ACTIVATION_ONE * WEIGHT_ONE),
               ("v2_w", "<i2", (2, hidden, 1), WEIGHT_ONE), ("v2_b", "<i4", (2, 1), ACTIVATION_ONE * WEIGHT_ONE),
               ("p_w", "<i2", (2, dim, 1), WEIGHT_ONE)]
+    expected = 32 + sum(int(np.prod(shape)) * np.dtype(dtype).itemsize for _, dtype, shape, _ in layout)
+    if expected != len(data):
+        raise SystemExit(f"{path}: {len(data)} bytes where its header implies {expected}")
+    # float64 holds every i32 exactly, so a file read and written again is the same file.
     model, offset = {}, 32
     for name, dtype, shape, one in layout:
         count = int(np.prod(shape))
-        model[name] = np.frombuffer(data, dtype, count, offset).reshape(shape).astype(np.float32) / one
+        model[name] = np.frombuffer(data, dtype, count, offset).reshape(shape).astype(np.float64) / one
         offset += count * np.dtype(dtype).itemsize
-    if offset != len(data):
-        raise SystemExit(f"{path}: {len(data)} bytes where its header implies {offset}")
     if not cell_layer:
         del model["cell_w"], model["cell_b"]
     return model | {"score_scale": np.float64(scale), "size": np.int64(size), "rule": np.str_(RULES[rule])}
@@ -145,6 +153,8 @@ def main():
     if args.check:
         data = np.load(args.check)
         held = data["heldout"]
+        if not held.any():
+            sys.exit(f"export.py: {args.check} holds no held-out position to compare on")
         figures = compare(model, data["board"][held], data["side"][held], data["best"][held])
         print(f"{figures['positions']} held-out positions: value logit |integer - float| mean {figures['mean_gap']:.4f},"
               f" max {figures['max_gap']:.4f} (mean in engine units {figures['mean_gap'] * float(model['score_scale']):.1f});"

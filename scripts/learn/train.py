@@ -296,6 +296,10 @@ def main():
     test = {name: column[heldout] for name, column in columns.items()}
     if args.limit:
         train = {name: column[:args.limit] for name, column in train.items()}
+    if len(train["board"]) < args.batch:
+        sys.exit(f"train.py: {len(train['board'])} training positions, fewer than one batch (--batch {args.batch})")
+    if not len(test["board"]):
+        sys.exit("train.py: the set holds no held-out position to measure on (data.py --holdout)")
     scale = fit_scale(train["score"], train["result"])
     for part in (train, test):
         chance = 1 / (1 + np.exp(-np.clip(part["score"] / scale, -50, 50)))

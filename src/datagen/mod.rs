@@ -173,6 +173,48 @@ impl GameData {
             .collect::<Option<_>>()?;
         Some((GameData { rule, size, winner, unsearched, moves, searched }, length))
     }
+
+    /// Whether this could be a game `play_game` wrote under `settings`: its rule and size, legal
+    /// moves that end the game exactly at the last one with the recorded result, and each searched
+    /// move the search's best. A resumed file stops at the first game that is not, so the bytes a
+    /// crash left (zeros, a torn write) are written over instead of kept as games.
+    fn replays(&self, settings: &Settings) -> bool {
+        if (self.rule, self.size) != (settings.rule, settings.size)
+            || self.unsearched + self.searched.len() != self.moves.len()
+            || self.searched.iter().zip(&self.moves[self.unsearched..]).any(|(s, &mv)| s.best != mv)
+        {
+            return false;
+        }
+        let Ok(mut board) = Board::new(self.size, self.size, self.rule) else { return false };
+        for &mv in &self.moves {
+            if board.is_over() || board.play(mv).is_err() {
+                return false;
+            }
+        }
+        (board.is_over() || board.only_forbidden_points_left()) && board.winner() == self.winner
+    }
+}
+
+/// Refuses, before any game is played, an opening that could not start a game on this board: a
+/// stone off it, on an occupied cell, or one that ends the game (a five, a foul, a full board).
+/// The eight symmetries keep all of these, so the opening as written stands for every draw of it.
+fn check_openings(settings: &Settings, openings: &[Vec<Move>]) -> Result<(), String> {
+    for (number, opening) in openings.iter().enumerate() {
+        let mut board = Board::new(settings.size, settings.size, settings.rule).map_err(|e| e.to_string())?;
+        for &mv in opening {
+            if mv.x() >= settings.size || mv.y() >= settings.size {
+                return Err(format!("opening {}: a stone at {mv}, off a board of size {}", number + 1, settings.size));
+            }
+            board.play(mv).map_err(|e| format!("opening {}: stone {mv}: {e}", number + 1))?;
+            if board.is_over() {
+                return Err(format!(
+                    "opening {}: stone {mv} ends the game (a five, a foul or a full board)",
+                    number + 1
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Plays game `index` of a file made with `settings`: opening `index`'s draw from `openings` (the
@@ -259,13 +301,11 @@ pub fn generate(
     games: u64,
     mut on_game: impl FnMut(&Progress),
 ) -> Result<(), String> {
-    if let Some(mv) = openings.iter().flatten().find(|mv| mv.x() >= settings.size || mv.y() >= settings.size) {
-        return Err(format!("an opening has a stone at {mv}, off a board of size {}", settings.size));
-    }
+    check_openings(settings, openings)?;
     let header = settings.header(openings);
     let mut file =
         OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path).map_err(|e| e.to_string())?;
-    let (mut done, kept) = resume_point(&mut file, &header)?;
+    let (mut done, kept) = resume_point(&mut file, settings, &header)?;
     file.set_len(kept as u64).map_err(|e| e.to_string())?;
     file.seek(SeekFrom::End(0)).map_err(|e| e.to_string())?;
     if kept == 0 {
@@ -288,8 +328,8 @@ pub fn generate(
 }
 
 /// How many whole games `file` holds and the length they end at (0 for an empty file, or one cut
-/// short inside its header).
-fn resume_point(file: &mut File, header: &[u8; HEADER_BYTES]) -> Result<(u64, usize), String> {
+/// short inside its header): the games before the first that is cut short or does not replay.
+fn resume_point(file: &mut File, settings: &Settings, header: &[u8; HEADER_BYTES]) -> Result<(u64, usize), String> {
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
     if bytes.len() < HEADER_BYTES && header.starts_with(&bytes) {
@@ -299,7 +339,7 @@ fn resume_point(file: &mut File, header: &[u8; HEADER_BYTES]) -> Result<(u64, us
         return Err("the file holds games of other settings (rule, size, nodes, random plies, seed or openings)".into());
     }
     let (mut games, mut offset) = (0, HEADER_BYTES);
-    while let Some((_, length)) = GameData::decode(&bytes[offset..]) {
+    while let Some((_, length)) = GameData::decode(&bytes[offset..]).filter(|(game, _)| game.replays(settings)) {
         games += 1;
         offset += length;
     }
@@ -372,6 +412,7 @@ mod tests {
         generate(&whole, &settings(9), &openings(), 4, |_| {}).unwrap();
         generate(&cut, &settings(9), &openings(), 2, |_| {}).unwrap();
         let mut bytes = std::fs::read(&cut).unwrap();
+        let two_games = bytes.len();
         bytes.extend_from_slice(&[0, 9, 1]);
         std::fs::write(&cut, &bytes).unwrap();
         let mut reported = Vec::new();
@@ -385,6 +426,22 @@ mod tests {
         let small = Settings { size: 5, ..settings(9) };
         let off_board = generate(&folder.join("small.bin"), &small, &openings(), 1, |_| {});
         assert!(off_board.unwrap_err().contains("off a board of size 5"));
+        let occupied = vec![parse_moves("e5d4e5").unwrap()];
+        let refused = generate(&folder.join("occupied.bin"), &settings(9), &[openings(), occupied].concat(), 1, |_| {});
+        let error = refused.unwrap_err();
+        assert!(error.starts_with("opening 3: stone ") && error.ends_with("occupied"), "{error}");
+        let whole_bytes = std::fs::read(&whole).unwrap();
+        // What a crash can leave after the second game: zeros, or the third game's bytes with its
+        // size torn; both are written over.
+        let mut torn = whole_bytes[two_games..].to_vec();
+        torn[1] = 8;
+        for damage in [vec![0; 60], torn] {
+            let mut bytes = whole_bytes[..two_games].to_vec();
+            bytes.extend_from_slice(&damage);
+            std::fs::write(&cut, &bytes).unwrap();
+            generate(&cut, &settings(9), &openings(), 4, |_| {}).unwrap();
+            assert_eq!(std::fs::read(&cut).unwrap(), whole_bytes);
+        }
         let header_cut = folder.join("header-cut.bin");
         std::fs::write(&header_cut, &std::fs::read(&whole).unwrap()[..10]).unwrap();
         generate(&header_cut, &settings(9), &openings(), 4, |_| {}).unwrap();

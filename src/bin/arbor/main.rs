@@ -105,8 +105,18 @@ fn network_flag(option: Option<&str>) -> Result<Option<network::Network>, String
     Ok(chosen.flatten())
 }
 
+/// Searches the bench positions with the network `--network` names (the default one without the
+/// flag); a network that plays none of the positions is refused, since the bench would not use
+/// it. The positions are made after the network is chosen: a board takes its network when it is
+/// made.
 fn run_bench(depth: Option<u32>, threads: usize, network: Option<&str>) -> Result<(), String> {
-    network::choose(network)?;
+    if let Some(network) = network_flag(Some(network.unwrap_or(network::DEFAULT)))? {
+        if !gomoku::bench::positions().iter().any(|b| network.plays(b.rule(), b.width(), b.height())) {
+            let (rule, size) = network.trained_on();
+            return Err(format!("--network: trained on {rule:?} {size}x{size}, not on the boards of the bench"));
+        }
+        network::play_with(network)?;
+    }
     let mut engine = Engine::new(DEFAULT_HASH_MB, threads);
     let depth = depth.unwrap_or(DEFAULT_BENCH_DEPTH);
     let summary = bench::run(&mut engine, &gomoku::bench::positions(), depth, |line| say!("{line}"));
