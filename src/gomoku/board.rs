@@ -162,12 +162,24 @@ impl Board {
         if black.len() != white.len() && black.len() != white.len() + 1 {
             return Err(BoardError::Counts { black: black.len(), white: white.len() });
         }
-        let mut board = Board::new(width, height, rule)?;
-        let pairs = black.iter().zip(white.iter().map(Some).chain(std::iter::once(None)));
-        for mv in pairs.flat_map(|(&b, w)| std::iter::once(b).chain(w.copied())) {
-            let error = if !board.contains(mv) {
+        let side = if black.len() == white.len() { Color::Black } else { Color::White };
+        Board::new(width, height, rule)?.with_stones(black, white, side)
+    }
+
+    /// This board (empty but for walls) with the stones placed, `side` to move whatever their
+    /// counts: a continuous game's walls are earlier fives' stones, whose colours are lost, so
+    /// the stones left need not alternate. A colour that runs out passes its turns.
+    pub(super) fn with_stones(mut self, black: &[Move], white: &[Move], side: Color) -> Result<Board, BoardError> {
+        let (mut black, mut white) = (black.iter(), white.iter());
+        while black.len() + white.len() > 0 {
+            let next = if self.side == Color::Black { black.next() } else { white.next() };
+            let Some(&mv) = next else {
+                self.flip_side();
+                continue;
+            };
+            let error = if !self.contains(mv) {
                 Some(MoveError::OffBoard)
-            } else if !board.is_empty(mv) {
+            } else if !self.is_empty(mv) {
                 Some(MoveError::Occupied)
             } else {
                 None
@@ -175,15 +187,25 @@ impl Board {
             if let Some(error) = error {
                 return Err(BoardError::Stone { mv, error });
             }
-            board.make(mv);
-            board.won = false;
+            self.make(mv);
+            self.won = false;
         }
-        let last_mover = board.side.opponent();
-        if board.has_five(board.side) {
+        if self.side != side {
+            self.flip_side();
+        }
+        let last_mover = self.side.opponent();
+        if self.has_five(self.side) {
             return Err(BoardError::Finished);
         }
-        board.won = board.has_five(last_mover);
-        Ok(board)
+        self.won = self.has_five(last_mover);
+        Ok(self)
+    }
+
+    /// Hands the move over while a position is set up (a [`Board::pass`] without its check that
+    /// the game is on).
+    fn flip_side(&mut self) {
+        self.hash ^= zobrist().white_to_move;
+        self.side = self.side.opponent();
     }
 
     /// Whether `color` has a winning line on the board, by the rule's definition of five.
@@ -479,8 +501,7 @@ impl Board {
     /// shape and count, stay as they are. Its own inverse.
     pub(crate) fn pass(&mut self) {
         debug_assert!(!self.is_over());
-        self.hash ^= zobrist().white_to_move;
-        self.side = self.side.opponent();
+        self.flip_side();
     }
 
     /// Exactly undoes [`Board::make`] of the last move.
@@ -501,9 +522,13 @@ impl Board {
         self.foul = false;
     }
 
-    /// The centre cell, the usual first move.
-    pub fn centre(&self) -> Move {
-        Move::new(self.width / 2, self.height / 2).expect("board sizes fit")
+    /// The first move of a board without stones: the centre, or the empty cell nearest it
+    /// where a continuous game's wall stands there.
+    pub fn first_move(&self) -> Move {
+        let (x, y) = (self.width / 2, self.height / 2);
+        let distance = |mv: &Move| mv.x().abs_diff(x).pow(2) + mv.y().abs_diff(y).pow(2);
+        let empty = self.playable_moves().filter(|&mv| self.is_empty(mv));
+        empty.min_by_key(|mv| (distance(mv), mv.index())).expect("a board whose game is on has an empty cell")
     }
 
     /// Text diagram, row 0 on top: `X` black, `O` white, `.` empty.

@@ -77,7 +77,7 @@ impl Game for Board {
             return;
         }
         if self.history().is_empty() {
-            out.extend(self.playable().map(Move::from_index));
+            out.extend(self.playable().map(Move::from_index).filter(|&mv| self.is_empty(mv)));
         } else {
             out.extend(self.candidates());
         }

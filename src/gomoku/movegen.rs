@@ -35,7 +35,7 @@ impl Board {
             return;
         }
         if self.history().is_empty() {
-            out.push(self.centre());
+            out.push(self.first_move());
             return;
         }
         let me = self.side_to_move();

@@ -23,6 +23,8 @@ pub struct InputLine {
     pub received: Instant,
     /// The reader raised the stop signal for this line.
     pub interrupted: bool,
+    /// A line that never starts a search ([`Interrupt::Setting`]).
+    pub setting: bool,
 }
 
 /// What a line means to the reader thread, before the session sees it.
@@ -30,6 +32,9 @@ pub struct InputLine {
 pub enum Interrupt {
     /// An ordinary command: only queued.
     None,
+    /// A command that never starts a search (Gomocup's `INFO`): only queued, and a stop line
+    /// behind it is still meant for the running search (managers send settings at any time).
+    Setting,
     /// Stop the running search and answer with the best move so far.
     Stop,
     /// Stop the running search, print nothing more and exit.
@@ -49,6 +54,8 @@ pub struct Signals {
     pending_stops: AtomicUsize,
     /// Lines the reader has queued and the session has not yet taken.
     queued: AtomicUsize,
+    /// Of those, the ones that may start a search: a stop line behind one waits for it.
+    queued_work: AtomicUsize,
     quit: AtomicBool,
     /// A ponder search is running: the next line, whatever it says, stops it.
     pondering: AtomicBool,
@@ -87,6 +94,9 @@ impl Signals {
         // Never below zero, even for a line the reader did not queue (tests build their own).
         let decrement = |n: usize| n.checked_sub(1);
         let _ = self.queued.fetch_update(Ordering::SeqCst, Ordering::SeqCst, decrement);
+        if !line.setting {
+            let _ = self.queued_work.fetch_update(Ordering::SeqCst, Ordering::SeqCst, decrement);
+        }
         if line.interrupted {
             let _ = self.pending_stops.fetch_update(Ordering::SeqCst, Ordering::SeqCst, decrement);
         }
@@ -140,14 +150,15 @@ impl Signals {
         }
     }
 
-    /// Raises the signals for a line just read with `ahead` lines queued before it: any line
+    /// Raises the signals for a line just read with `ahead` lines that may start a search queued
+    /// before it: any line
     /// stops a ponder search; an interrupting line with nothing ahead (a quit line, with
     /// [`Signals::leaving_stops_searches`], even behind others) also stops (or quits) whatever
     /// runs. Says whether the line itself interrupts.
     fn raise(&self, interrupt: Interrupt, ahead: usize) -> bool {
         self.stop_ponder_search();
         let overtakes = interrupt == Interrupt::Quit && self.leaving_stops_searches;
-        if interrupt == Interrupt::None || (ahead > 0 && !overtakes) {
+        if matches!(interrupt, Interrupt::None | Interrupt::Setting) || (ahead > 0 && !overtakes) {
             return false;
         }
         if interrupt == Interrupt::Quit {
@@ -185,9 +196,16 @@ where
                 let received = Instant::now();
                 // Managers send ASCII; anything else must not kill the brain.
                 let text = String::from_utf8_lossy(&buffer).trim_end_matches(['\r', '\n']).to_string();
-                let ahead = signals.queued.fetch_add(1, Ordering::SeqCst);
-                let interrupted = signals.raise(classify(&text), ahead);
-                if sender.send(InputLine { text, received, interrupted }).is_err() {
+                signals.queued.fetch_add(1, Ordering::SeqCst);
+                let interrupt = classify(&text);
+                let setting = interrupt == Interrupt::Setting;
+                let ahead = if setting {
+                    signals.queued_work.load(Ordering::SeqCst)
+                } else {
+                    signals.queued_work.fetch_add(1, Ordering::SeqCst)
+                };
+                let interrupted = signals.raise(interrupt, ahead);
+                if sender.send(InputLine { text, received, interrupted, setting }).is_err() {
                     break;
                 }
             }
@@ -231,8 +249,20 @@ mod tests {
         match line.trim() {
             "stop" => Interrupt::Stop,
             "quit" => Interrupt::Quit,
+            setting if setting.starts_with("set ") => Interrupt::Setting,
             _ => Interrupt::None,
         }
+    }
+
+    #[test]
+    fn a_stop_behind_settings_alone_interrupts_and_one_behind_work_waits() {
+        let signals = Arc::new(Signals::default());
+        let input = Cursor::new(b"set a\nset b\nstop\nwork\nset c\nstop\n".to_vec());
+        let lines: Vec<InputLine> = spawn_reader(input, classify, Arc::clone(&signals)).iter().collect();
+        let interrupted: Vec<bool> = lines.iter().map(|l| l.interrupted).collect();
+        assert_eq!(interrupted, [false, false, true, false, false, false]);
+        let settings: Vec<bool> = lines.iter().map(|l| l.setting).collect();
+        assert_eq!(settings, [true, true, false, false, true, false]);
     }
 
     #[test]
@@ -265,7 +295,7 @@ mod tests {
         assert!(signals.raise(Interrupt::Stop, 0));
         signals.arm();
         assert!(signals.stop_flag().load(Ordering::SeqCst), "the stop line is still queued");
-        signals.take(&InputLine { text: "stop".into(), received: Instant::now(), interrupted: true });
+        signals.take(&InputLine { text: "stop".into(), received: Instant::now(), interrupted: true, setting: false });
         signals.arm();
         assert!(!signals.stop_flag().load(Ordering::SeqCst));
     }

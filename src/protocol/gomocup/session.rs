@@ -43,13 +43,17 @@ const DEFAULT_TURN_TIME: Duration = Duration::from_millis(5_000);
 /// Share of a move's time each swap2 judgement search may use; swap2 makes at most three.
 const SWAP2_JUDGE_SHARE: f64 = 0.2;
 
-/// Which lines interrupt a running search: `END` quits, `STOP` and `YXSTOP` stop.
+/// Which lines interrupt a running search: `END` quits, `STOP` and `YXSTOP` stop; `INFO`
+/// starts no search, so a stop behind it still means the running one.
 pub fn classify(line: &str) -> Interrupt {
     let word = line.trim();
+    let first = word.split_ascii_whitespace().next().unwrap_or("");
     if word.eq_ignore_ascii_case("END") {
         Interrupt::Quit
     } else if word.eq_ignore_ascii_case("STOP") || word.eq_ignore_ascii_case("YXSTOP") {
         Interrupt::Stop
+    } else if first.eq_ignore_ascii_case("INFO") {
+        Interrupt::Setting
     } else {
         Interrupt::None
     }
@@ -153,6 +157,8 @@ pub struct Session<W: Write + Send> {
     /// unknown, so they are taken back by colour, not by order.
     setup: usize,
     rule: Rule,
+    /// A continuous game (`INFO rule` with bit 2): `BOARD` may carry walls (field 3).
+    continuous: bool,
     /// Owed to the next game command after an `INFO rule` this brain cannot play.
     rule_error: Option<String>,
     time: TimeControl,
@@ -183,6 +189,7 @@ impl<W: Write + Send> Session<W> {
             board: None,
             setup: 0,
             rule: Rule::Freestyle,
+            continuous: false,
             rule_error: None,
             time: TimeControl {
                 turn: DEFAULT_TURN_TIME,
@@ -342,6 +349,11 @@ impl<W: Write + Send> Session<W> {
             }
             Command::Begin => {
                 let board = self.game()?;
+                // BEGIN opens a game, or (some boards' GUIs) asks for a move in a position just
+                // set up by YXBOARD; after moves it would have the brain play the other side.
+                if board.history().len() > self.setup {
+                    return Err("BEGIN after moves were played: the game is under way (TURN or BOARD go on)".into());
+                }
                 self.play_best(board, self.setup, received, None)
             }
             Command::Turn(x, y) => {
@@ -467,20 +479,29 @@ impl<W: Write + Send> Session<W> {
             match field {
                 1 | 2 => played.push((mv, field == 1)),
                 // A continuous game's winning-line or forbidden stone: nobody's, and in the way.
-                3 => walls.push(mv),
+                3 if self.continuous => walls.push(mv),
+                3 => return Err(format!("a wall (field 3) at {mv}, but this is not a continuous game (INFO rule)")),
                 _ => return Err(format!("bad field {field} at {mv}, expected 1, 2 or 3")),
             }
         }
-        // The brain is to move: with equal counts it is black, one stone behind it is white.
+        // The brain is to move: with equal counts it is black, one stone behind it is white. In
+        // a continuous game the walls are earlier fives' stones (piskvork sends them as field 3
+        // whoever made them), so the counts say nothing; every stone was a move, so it is black
+        // where stones and walls together are even.
         let own = played.iter().filter(|&&(_, own)| own).count();
         let opponent = played.len() - own;
-        if own != opponent && opponent != own + 1 {
-            return Err(format!("{own} own and {opponent} opponent stones: the brain cannot be to move"));
-        }
-        let brain_is_black = own == opponent;
+        let brain_is_black = if walls.is_empty() {
+            if own != opponent && opponent != own + 1 {
+                return Err(format!("{own} own and {opponent} opponent stones: the brain cannot be to move"));
+            }
+            own == opponent
+        } else {
+            (played.len() + walls.len()).is_multiple_of(2)
+        };
         let colour = |own: bool| if own == brain_is_black { Color::Black } else { Color::White };
         let listed: Vec<(Move, Color)> = played.iter().map(|&(mv, own)| (mv, colour(own))).collect();
-        let (board, setup) = Board::from_listed_stones(current.width(), current.height(), self.rule, &listed, &walls)
+        let (width, height) = (current.width(), current.height());
+        let (board, setup) = Board::from_listed_stones(width, height, self.rule, &listed, &walls, colour(true))
             .map_err(|error| format!("bad position: {error}"))?;
         if !think {
             self.board = Some(board);
@@ -521,13 +542,21 @@ impl<W: Write + Send> Session<W> {
                 self.time.left = Some(Duration::from_millis(ms));
                 self.time.spent = Duration::ZERO;
             }
-            Info::MaxMemory(bytes) => self.engine.limit_memory(bytes),
+            // Applied at once, not at the next game: managers send it after `START`, and one
+            // that starts a brain once a match (GomocupJudge) forfeits it for the memory it holds.
+            Info::MaxMemory(bytes) => {
+                self.engine.limit_memory(bytes);
+                self.engine.apply_hash_size();
+            }
             // The manager's cap, not a wish: threads beyond the cores only slow a search down,
             // and thousands of them (a fuzzed `INFO thread_num 2000`) stall it for minutes.
             Info::ThreadNum(threads) => self.engine.set_threads((threads as usize).min(default_threads())),
             Info::MaxDepth(depth) => self.max_depth = (depth > 0).then_some(depth),
             // Yixin's `hash_size` is the table alone, as Rapfi reads it too.
-            Info::HashSize(kib) => self.engine.set_table_kib(kib),
+            Info::HashSize(kib) => {
+                self.engine.set_table_kib(kib);
+                self.engine.apply_hash_size();
+            }
             Info::MaxNode(nodes) => self.max_nodes = (nodes > 0).then_some(nodes),
             Info::TimeIncrement(ms) => self.time.increment = Duration::from_millis(ms),
             Info::Pondering(on) => self.pondering = on,
@@ -538,6 +567,7 @@ impl<W: Write + Send> Session<W> {
             Info::Rule(code) => match rule_from_gomocup(code) {
                 Some(rule) => {
                     self.rule_error = None;
+                    self.continuous = code != 2 && code & 2 != 0;
                     self.set_rule(rule);
                 }
                 _ => self.rule_error = Some(format!("rule {code} is not supported yet")),
@@ -593,7 +623,14 @@ mod tests {
         let signals = Arc::new(Signals::default());
         let (sender, receiver) = mpsc::channel();
         for line in input {
-            sender.send(InputLine { text: line.to_string(), received: Instant::now(), interrupted: false }).unwrap();
+            sender
+                .send(InputLine {
+                    text: line.to_string(),
+                    received: Instant::now(),
+                    interrupted: false,
+                    setting: false,
+                })
+                .unwrap();
         }
         drop(sender);
         let mut session = Session::new(Engine::new(1, 1), Vec::new(), signals).with_threat_solver(threat_solver);
@@ -893,7 +930,12 @@ mod tests {
     fn feed(session: &mut Session<Vec<u8>>, lines: &[&str]) {
         for line in lines {
             session
-                .handle(&InputLine { text: line.to_string(), received: Instant::now(), interrupted: false })
+                .handle(&InputLine {
+                    text: line.to_string(),
+                    received: Instant::now(),
+                    interrupted: false,
+                    setting: false,
+                })
                 .unwrap();
         }
     }
@@ -921,9 +963,12 @@ mod tests {
         assert_eq!(limits.clock.unwrap().increment, Duration::from_secs(2));
         session.info(Info::MaxNode(0));
         assert_eq!(session.move_limits().nodes, None);
-        session.info(Info::HashSize(2048));
         feed(&mut session, &["START 15"]);
-        assert_eq!(session.engine.hash_mb(), 2);
+        session.info(Info::HashSize(2048));
+        assert_eq!(session.engine.hash_mb(), 2, "in the game under way");
+        // A memory limit after START (as managers send it) binds the game under way too.
+        session.info(Info::MaxMemory(12 << 20));
+        assert_eq!(session.engine.hash_mb(), 4, "two fifths of 12 MiB");
         session.info(Info::Pondering(true));
         assert!(session.pondering);
     }
