@@ -50,7 +50,8 @@ impl Playable for Position {
                         section = None;
                     }
                     Some(list) => {
-                        let square: Square = token.parse().map_err(|e| format!("{e}"))?;
+                        let square: Square =
+                            token.parse().map_err(|_| format!("'{token}' in {list} is not a square"))?;
                         match list {
                             "white" => white.push(square),
                             "black" => black.push(square),
@@ -60,6 +61,9 @@ impl Playable for Position {
                     None => return Err(format!("'{token}' belongs to no section (white, black, arrows, tomove)")),
                 },
             }
+        }
+        if section == Some("tomove") {
+            return Err("tomove without the side to move".into());
         }
         let pos = Position::from_setup_sized(self.width(), self.height(), &white, &black, &arrows, side)
             .map_err(|e| e.to_string())?;

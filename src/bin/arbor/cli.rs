@@ -406,8 +406,17 @@ fn game_flag(parser: &mut Parser, long: &str, options: &mut GameOptions) -> Resu
     Ok(true)
 }
 
+/// Refuses `--FLAG` where it was given (`given`) for a game it means nothing to; `game` is
+/// named with its article ("an Amazons").
+fn only_for(given: &[String], flag: &str, game: &str, is_game: bool) -> Result<(), lexopt::Error> {
+    if !is_game && given.iter().any(|name| name == flag) {
+        return Err(format!("--{flag} is {game} option").into());
+    }
+    Ok(())
+}
+
 fn gtp(parser: &mut Parser) -> Result<Request, lexopt::Error> {
-    let (mut game, mut options) = (None, default_game_options());
+    let (mut game, mut options, mut given) = (None, default_game_options(), Vec::new());
     while let Some(arg) = parser.next()? {
         match arg {
             Long("help") | Short('h') => return print_help("gtp"),
@@ -425,10 +434,13 @@ fn gtp(parser: &mut Parser) -> Result<Request, lexopt::Error> {
                 if !game_flag(parser, &name, &mut options)? {
                     return Err(unexpected);
                 }
+                given.push(name);
             }
         }
     }
     let game = game.ok_or("--game amazons or --game tictactoe is needed")?;
+    only_for(&given, "k", "a tic-tac-toe", matches!(game, GtpGame::TicTacToe))?;
+    only_for(&given, "weights", "an Amazons", matches!(game, GtpGame::Amazons))?;
     match game {
         GtpGame::TicTacToe => tictactoe_shape(&options)?,
         GtpGame::Amazons => amazons_size(options.size.unwrap_or((10, 10)))?,
@@ -437,7 +449,7 @@ fn gtp(parser: &mut Parser) -> Result<Request, lexopt::Error> {
 }
 
 fn play(parser: &mut Parser) -> Result<Request, lexopt::Error> {
-    let (mut game, mut options) = (None, default_game_options());
+    let (mut game, mut options, mut given) = (None, default_game_options(), Vec::new());
     while let Some(arg) = parser.next()? {
         match arg {
             Long("help") | Short('h') => return print_help("play"),
@@ -450,7 +462,10 @@ fn play(parser: &mut Parser) -> Result<Request, lexopt::Error> {
                     _ => return Err(format!("{name:?} is not tictactoe, gomoku or amazons").into()),
                 });
             }
-            Long("rule") => options.rule = rule(parser)?,
+            Long("rule") => {
+                options.rule = rule(parser)?;
+                given.push("rule".to_string());
+            }
             Long("network") => options.network = Some(parser.value()?.string()?),
             Long("position") => options.position = Some(parser.value()?.string()?),
             Long("first") => {
@@ -471,13 +486,18 @@ fn play(parser: &mut Parser) -> Result<Request, lexopt::Error> {
                 if !game_flag(parser, &name, &mut options)? {
                     return Err(unexpected);
                 }
+                given.push(name);
             }
         }
     }
     let game = game.ok_or("a game is needed: tictactoe, gomoku or amazons")?;
-    if options.network.is_some() && !matches!(game, PlayGame::Gomoku) {
-        return Err("--network is a Gomoku option".into());
+    if options.network.is_some() {
+        given.push("network".to_string());
     }
+    only_for(&given, "network", "a Gomoku", matches!(game, PlayGame::Gomoku))?;
+    only_for(&given, "rule", "a Gomoku", matches!(game, PlayGame::Gomoku))?;
+    only_for(&given, "k", "a tic-tac-toe", matches!(game, PlayGame::TicTacToe))?;
+    only_for(&given, "weights", "an Amazons", matches!(game, PlayGame::Amazons))?;
     match game {
         PlayGame::TicTacToe => tictactoe_shape(&options)?,
         PlayGame::Gomoku => {
@@ -818,6 +838,15 @@ mod tests {
         assert!(parse_line("play gomoku --size 40").err().unwrap().starts_with("--size: "));
         assert!(parse_line("play tictactoe --k 9").err().unwrap().starts_with("--size/--k: "));
         assert!(parse_line("gtp --game tictactoe --k 4").is_ok());
+        for (line, flag) in [
+            ("gtp --game amazons --k 3", "--k is a tic-tac-toe option"),
+            ("gtp --game tictactoe --weights patent", "--weights is an Amazons option"),
+            ("play amazons --rule renju", "--rule is a Gomoku option"),
+            ("play gomoku --k 4", "--k is a tic-tac-toe option"),
+            ("play tictactoe --network none", "--network is a Gomoku option"),
+        ] {
+            assert_eq!(parse_line(line).err().unwrap(), flag, "{line}");
+        }
         assert!(parse_line("perft amazons 0").err().unwrap().starts_with("DEPTH: "));
         assert!(parse_line("selfplay --size 40").err().unwrap().starts_with("--size: "));
         assert!(parse_line("bench 0").err().unwrap().starts_with("DEPTH: "));

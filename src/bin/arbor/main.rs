@@ -497,42 +497,71 @@ fn describe_solution(solution: &amazons::solve::Solution, nodes: u64, clock: Ins
 
 /// Reads a solved list (`SETUP: white wins` lines; blank lines and `#` comments skipped) into
 /// `solver`, positions set up on `board`'s size; a missing file is an empty list.
+/// Reads the solved list at `path` into `solver`; how many positions. A last line without its
+/// line end that does not read is what a run stopped while appending leaves: it is cut off the
+/// file with a warning, so the run resumes; a bad line anywhere else is an error.
 fn read_solved_list(path: &str, board: &Position, solver: &mut amazons::solve::Solver) -> Result<usize, String> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
         Err(e) => return Err(format!("{path}: {e}")),
     };
+    let read = |line: &str| -> Result<(Position, amazons::Color), String> {
+        let (setup, verdict) = line.rsplit_once(':').ok_or("no ': white wins' or ': black wins'")?;
+        let winner = match verdict.trim() {
+            "white wins" => amazons::Color::White,
+            "black wins" => amazons::Color::Black,
+            other => return Err(format!("'{other}' is not 'white wins' or 'black wins'")),
+        };
+        Ok((board.set_up(setup)?, winner))
+    };
+    let whole = text.rfind('\n').map_or(0, |end| end + 1);
     let mut learnt = 0;
-    for (index, line) in text.lines().enumerate() {
+    for (index, line) in text[..whole].lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let parsed = line.rsplit_once(':').ok_or_else(|| "no ': white wins' or ': black wins'".to_string()).and_then(
-            |(setup, verdict)| {
-                let winner = match verdict.trim() {
-                    "white wins" => amazons::Color::White,
-                    "black wins" => amazons::Color::Black,
-                    other => return Err(format!("'{other}' is not 'white wins' or 'black wins'")),
-                };
-                Ok((board.set_up(setup)?, winner))
-            },
-        );
-        let (pos, winner) = parsed.map_err(|e| format!("{path} line {}: {e}", index + 1))?;
+        let (pos, winner) = read(line).map_err(|e| format!("{path} line {}: {e}", index + 1))?;
         solver.learn(&pos, winner);
         learnt += 1;
+    }
+    let torn = text[whole..].trim();
+    if !torn.is_empty() && !torn.starts_with('#') {
+        match read(torn) {
+            Ok((pos, winner)) => {
+                solver.learn(&pos, winner);
+                learnt += 1;
+            }
+            Err(e) => {
+                log::warn!("{path}: its last line is cut short ({e}); it is dropped");
+                let file = std::fs::OpenOptions::new().write(true).open(path).map_err(|e| format!("{path}: {e}"))?;
+                file.set_len(whole as u64).map_err(|e| format!("{path}: {e}"))?;
+            }
+        }
     }
     Ok(learnt)
 }
 
-/// Appends `settled` positions to the solved list at `path`; how many.
+/// Appends `settled` positions to the solved list at `path`; how many. A list whose last line
+/// has no line end (written by hand) gets one first.
 fn append_solved_list(path: &str, settled: &[(Position, amazons::Color)]) -> Result<usize, String> {
-    use std::io::Write as _;
-    let mut file =
-        std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(|e| format!("{path}: {e}"))?;
+    use std::io::{Read as _, Seek as _, SeekFrom, Write as _};
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .read(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("{path}: {e}"))?;
+    let mut last = [b'\n'];
+    if file.seek(SeekFrom::End(0)).map_err(|e| format!("{path}: {e}"))? > 0 {
+        file.seek(SeekFrom::End(-1)).and_then(|_| file.read_exact(&mut last)).map_err(|e| format!("{path}: {e}"))?;
+    }
+    let start = if last[0] == b'\n' { "" } else { "\n" };
     let lines: String = settled.iter().map(|(pos, winner)| format!("{}: {winner} wins\n", pos.setup_text())).collect();
-    file.write_all(lines.as_bytes()).and_then(|()| file.flush()).map_err(|e| format!("{path}: {e}"))?;
+    file.write_all(format!("{start}{lines}").as_bytes())
+        .and_then(|()| file.flush())
+        .map_err(|e| format!("{path}: {e}"))?;
     Ok(settled.len())
 }
 

@@ -163,7 +163,7 @@ impl<G: Playable> Session<G> {
                 let color = color.to_ascii_lowercase();
                 let name = game_names
                     .into_iter()
-                    .find(|name| *name == color)
+                    .find(|name| names_color(name, &color))
                     .ok_or_else(|| format!("invalid color {color}: {} or {}", game_names[0], game_names[1]))?;
                 self.first_name = Some(name);
                 Ok(String::new())
@@ -248,7 +248,7 @@ impl<G: Playable> Session<G> {
         let names = self.names();
         names
             .iter()
-            .position(|name| *name == color || (color.len() == 1 && name.starts_with(&color)))
+            .position(|name| names_color(name, &color))
             .ok_or_else(|| format!("invalid color {color}: {} or {}", names[0], names[1]))
     }
 
@@ -383,6 +383,11 @@ pub fn run<G: Playable>(
         }
     }
     Ok(())
+}
+
+/// Whether a lowercase colour argument names the player `name`: the name or its first letter.
+fn names_color(name: &str, color: &str) -> bool {
+    name == color || (color.len() == 1 && name.starts_with(color))
 }
 
 #[cfg(test)]
