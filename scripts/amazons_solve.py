@@ -47,7 +47,7 @@ def read_setup(text, width, height):
             side, section = token, None
         elif section:
             file, rank = FILES.index(token[0]), int(token[1:]) - 1
-            if file >= width or rank >= height:
+            if file >= width or not 0 <= rank < height:
                 raise ValueError(f"{token} is off the {width}x{height} board")
             cells[(file, rank)] = "arrow" if section == "arrows" else section
         else:

@@ -14,13 +14,12 @@ Usage:
 """
 import argparse
 import re
-import shlex
 import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from solve_rate import ask_all, parse_pos  # noqa: E402
+from solve_rate import ask_all, command, parse_pos  # noqa: E402
 
 ARBOR_RE = re.compile(r"MESSAGE depth (\d+)-(\d+) .*\bn (\d+) n/s (\d+)")
 RAPFI_RE = re.compile(r"MESSAGE Speed ([\d.]+)([KM]?) \| Depth (\d+)-(\d+) \|")
@@ -58,7 +57,7 @@ def main():
                     help="engine command (with its arguments); give it once per engine")
     ap.add_argument("--time", type=float, default=1.0, help="seconds per position (INFO timeout_turn)")
     a = ap.parse_args()
-    engines = [shlex.split(e) for e in a.engine]
+    engines = [command(e) for e in a.engine]
     for engine in engines:
         engine[0] = str(Path(engine[0]).resolve()) if "/" in engine[0] else engine[0]
     names = [Path(e[0]).name for e in engines]

@@ -26,40 +26,48 @@ from pathlib import Path
 
 sys.dont_write_bytecode = True                   # no __pycache__ in the repository
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from match_report import prop, sgf_games  # noqa: E402
 from solve_rate import ask, format_pos, read_value, show_value  # noqa: E402
 
 
 def games(match):
-    sgf = (match / "games.sgf").read_text()
-    for g in re.findall(r"\(;FF\[4\].*?\)", sgf, re.S):
-        prop = {k: re.search(k + r"\[([^\]]*)\]", g).group(1) for k in ("GN", "PB", "RE", "RU", "SZ")}
+    """Each numbered game of the match's SGF: its number, properties and moves. The SGF is split
+    by its brackets (an engine named `x(2)` does not end a game); a game without a number
+    (GN), which messages.txt could not name, is left out."""
+    for g in sgf_games((match / "games.sgf").read_text()):
+        props = {k: prop(g, k) for k in ("GN", "PB", "RE", "RU", "SZ")}
+        if not props["GN"].isdigit():
+            continue
         moves = [(ord(m[0]) - 97, ord(m[1]) - 97) for m in re.findall(r";[BW]\[([a-z]{2})\]", g)]
-        yield int(prop["GN"]), prop, moves
+        yield int(props["GN"]), props, moves
 
 
-def rapfi_won(prop, rapfi_name):
-    """Whether the game whose SGF properties are `prop` was won by the engine `rapfi_name`."""
-    winner = {"B+1": "B", "W+1": "W"}.get(prop["RE"])
-    return winner is not None and (prop["PB"] == rapfi_name) == (winner == "B")
+def rapfi_won(props, rapfi_name):
+    """Whether the game whose SGF properties are `props` was won by the engine `rapfi_name`."""
+    winner = {"B+1": "B", "W+1": "W"}.get(props["RE"])
+    return winner is not None and (props["PB"] == rapfi_name) == (winner == "B")
 
 
 def candidates(match, rapfi_name, low, high):
-    mates = {}
+    # The evaluation of each of Rapfi's plies is its last line's (the deepest iteration's).
+    evals = {}
     game = None
     for line in (match / "messages.txt").open(errors="replace"):
         if line.startswith("Game ID:"):
             game = int(line.split(":")[1])
-        elif m := re.match(r"(\d+\) )" + re.escape(rapfi_name) + r": .*Eval \+M(\d+)", line):
-            mates.setdefault(game, []).append((int(m.group(1)[:-2]), int(m.group(2))))
-    for gn, prop, moves in games(match):
-        if not rapfi_won(prop, rapfi_name):
+        elif m := re.match(r"(\d+)\) " + re.escape(rapfi_name) + r": .*Eval ([+-]?M?\d+)", line):
+            evals.setdefault(game, {})[int(m.group(1))] = m.group(2)
+    mates = {gn: [(ply, int(value[2:])) for ply, value in plies.items() if value.startswith("+M")]
+             for gn, plies in evals.items()}
+    for gn, props, moves in games(match):
+        if not rapfi_won(props, rapfi_name):
             continue
         picks = []
         for ply, plies in sorted(mates.get(gn, [])):
             if low <= plies <= high and (not picks or (len(picks) == 1 and plies <= picks[0][1] - 10)):
                 picks.append((ply, plies))
         for ply, plies in picks:
-            yield dict(game=gn, ply=ply, plies=plies, rule=int(prop["RU"]), size=int(prop["SZ"]),
+            yield dict(game=gn, ply=ply, plies=plies, rule=int(props["RU"]), size=int(props["SZ"]),
                        moves=moves[: ply - 1], rapfi_move=moves[ply - 1])
 
 

@@ -172,15 +172,20 @@ class Judge:
         for i, (x, y) in enumerate(stones):
             self.send(f"{x},{y},{1 if i % 2 == to_move else 2}")
         self.send("DONE")
-        ev = None
+        ev, evaluated = None, False
         while True:
             line = self.readline()
             if re.fullmatch(r"\d+,\d+", line):
+                if not evaluated:
+                    sys.exit("make_openings.py: the engine printed no evaluation (Rapfi's `Eval N` or"
+                             " Arbor's `ev N` in a MESSAGE line) before its move")
                 return ev
             if line.startswith("ERROR"):
                 sys.exit(f"make_openings.py: the engine said {line!r} to {notation(stones)}")
-            m = re.search(r"\bEval (\S+)", line)
+            # Rapfi's `Eval 35` / `Eval +M21`, Arbor's `ev 35` / `ev win in 5`: a mate is None.
+            m = re.search(r"\b(?:Eval|ev) ([-+]?\d+|\S+)", line)
             if m:
+                evaluated = True
                 ev = int(m.group(1)) if re.fullmatch(r"[-+]?\d+", m.group(1)) else None
 
     def close(self):
@@ -216,6 +221,8 @@ def main():
     args = ap.parse_args()
     if not (1 <= args.min_stones <= args.max_stones and 2 * args.radius + 1 <= args.size):
         ap.error("need 1 <= --min-stones <= --max-stones and a --radius that fits the board")
+    if args.spread < 1 or args.radius < 1 or args.max_stones > (2 * args.radius + 1) ** 2:
+        ap.error("need --spread and --radius of 1 or more, and room for --max-stones within --radius")
 
     rng = random.Random(args.seed)
     syms = symmetries(args.size)
@@ -225,17 +232,22 @@ def main():
     out_of_window = []
     start = time.time()
     log = open(args.log, "w") if args.log else None
+    # Candidates drawn in a row that were seen before or already decided: past this many, the
+    # settings have no new candidate left to give.
+    fruitless, most_fruitless = 0, 10_000
     with open(args.out, "w") as out:
-        while kept < args.count and judged < args.max_candidates:
+        while kept < args.count and judged < args.max_candidates and fruitless < most_fruitless:
             stones = candidate(rng, args.size, rng.randint(args.min_stones, args.max_stones),
                                args.spread, args.radius)
             key = canonical(stones, syms)
+            fruitless += 1
             if key in seen:
                 continue
             seen.add(key)
             if already_decided(stones, args.size):
                 decided += 1
                 continue
+            fruitless = 0
             judged += 1
             ev = judge.evaluate(stones)
             if log:
@@ -251,6 +263,9 @@ def main():
     judge.close()
     if log:
         log.close()
+    if fruitless >= most_fruitless:
+        print(f"make_openings.py: {most_fruitless} candidates in a row were seen before or decided:"
+              " no new ones left (widen --spread, --radius or the stone counts)", file=sys.stderr)
     mates = sum(e is None for e in out_of_window)
     print(f"make_openings.py: {args.rule} {args.size}, seed {args.seed}, {args.nodes} nodes, "
           f"window +/-{args.window}: judged {judged} candidates (skipped {decided} already "

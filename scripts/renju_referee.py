@@ -124,7 +124,8 @@ def playout(rng):
 def game_positions(path):
     letters = "abcdefghijklmnopqrstuvwxyz"
     for line in open(path):
-        text = line.strip()
+        # A bare line of moves, or `arbor selfplay`'s `Game: h8h6...` line.
+        text = line.strip().removeprefix("Game:").strip()
         moves, i = [], 0
         while i < len(text):
             x = letters.index(text[i])
@@ -146,6 +147,8 @@ def text(grid):
 
 
 def main():
+    if len(sys.argv) not in (4, 5):
+        sys.exit(__doc__)
     arbor, count, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)
     boards = []

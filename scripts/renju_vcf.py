@@ -184,10 +184,13 @@ def positions(path):
         elif expect_next and line.startswith("~ "):
             expect_next = False
             yield comment, stones, set(re.fullmatch(r"~ \((.*)\)", line).group(1).split("|"))
+        elif expect_next and line.startswith("< "):
+            expect_next = False
+            yield comment, stones, {line[2:].strip()}
 
 
 def main():
-    failures = 0
+    failures = count = 0
     for count, (comment, stones, expected) in enumerate(positions(sys.argv[1]), 1):
         own = sum(1 for s in stones if s[2] == 1)
         brain = 1 if own * 2 == len(stones) else 2
@@ -203,7 +206,7 @@ def main():
         print(f"{'ok' if not problems else 'FAILED'} {comment[2:60]}", *problems)
         failures += bool(problems)
     print(f"{count - failures} passed, {failures} failed")
-    sys.exit(1 if failures else 0)
+    sys.exit(1 if failures or not count else 0)
 
 
 if __name__ == "__main__":

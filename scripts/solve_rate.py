@@ -28,6 +28,7 @@ safe-move suite, asks that engine (Rapfi) about every reply outside GOOD: it rea
 after the reply at --judge-nodes, and the reply counts as safe when it finds no forced win.)
 """
 import argparse
+import os
 import re
 import shlex
 import subprocess
@@ -97,7 +98,8 @@ def ask(engine, position, turn_ms, nodes, wait):
 
 
 def ask_all(engine, position, turn_ms, nodes, wait):
-    """Runs one fresh engine on one position; returns (move or None, seconds, every MESSAGE)."""
+    """Runs one fresh engine on one position; returns (move or None, seconds, every MESSAGE and
+    ERROR line). An engine that answers ERROR, or exits, has no move: it is not waited for."""
     proc = subprocess.Popen(engine, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, bufsize=1)
     lines, done = [], threading.Event()
@@ -105,22 +107,27 @@ def ask_all(engine, position, turn_ms, nodes, wait):
     def reader():
         for line in proc.stdout:
             lines.append(line.strip())
-            if MOVE_RE.match(line.strip()):
+            if MOVE_RE.match(line.strip()) or line.startswith("ERROR"):
                 done.set()
         done.set()
 
     threading.Thread(target=reader, daemon=True).start()
     # The turn's clock starts at DONE: START (table set-up) is answered first.
     start_lines = board_commands(position, engine_info(position, turn_ms, nodes))
-    proc.stdin.write(start_lines[0] + "\n")
-    proc.stdin.flush()
-    deadline = time.monotonic() + 30
-    while "OK" not in lines and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.01)
     began = time.monotonic()
-    proc.stdin.write("\n".join(start_lines[1:]) + "\n")
-    proc.stdin.flush()
-    done.wait(wait)
+    try:
+        proc.stdin.write(start_lines[0] + "\n")
+        proc.stdin.flush()
+        deadline = time.monotonic() + 30
+        while "OK" not in lines and time.monotonic() < deadline and proc.poll() is None and not done.is_set():
+            time.sleep(0.01)
+        began = time.monotonic()
+        if not done.is_set():
+            proc.stdin.write("\n".join(start_lines[1:]) + "\n")
+            proc.stdin.flush()
+            done.wait(wait)
+    except BrokenPipeError:
+        pass
     took = time.monotonic() - began
     try:
         proc.stdin.write("END\n")
@@ -133,7 +140,7 @@ def ask_all(engine, position, turn_ms, nodes, wait):
         proc.kill()
         proc.wait()
     move = next((l for l in lines if MOVE_RE.match(l)), None)
-    return move, took, [l for l in lines if l.startswith("MESSAGE")]
+    return move, took, [l for l in lines if l.startswith(("MESSAGE", "ERROR"))]
 
 
 def read_value(engine, position, turn_ms, nodes):
@@ -190,10 +197,17 @@ def write_transcript(path, solved, nodes, engine):
 
 
 def command(text):
-    """An engine command line as a list, its program made absolute when given as a path."""
-    words = shlex.split(text)
-    words[0] = str(Path(words[0]).resolve()) if "/" in words[0] else words[0]
+    """An engine command line as a list, its program made absolute when given as a path (on
+    Windows, backslashes are the path's, not escapes)."""
+    words = shlex.split(text, posix=os.name != "nt")
+    words[0] = str(Path(words[0]).resolve()) if "/" in words[0] or os.sep in words[0] else words[0]
     return words
+
+
+def legal(position, move):
+    """Whether the reply `x,y` is an empty cell of the position's board."""
+    x, y = map(int, move.split(","))
+    return 0 <= x < position["size"] and 0 <= y < position["size"] and (x, y) not in position["moves"]
 
 
 def main():
@@ -222,7 +236,9 @@ def main():
         move, took, message = ask(engine, p, turn_ms, a.nodes, turn_ms / 1000 + 10)
         ok = move in p["good"]
         verdict = "solved" if ok else ("no reply" if move is None else "other move")
-        if not ok and move and judge:
+        if move and not ok and not legal(p, move):
+            verdict = "illegal"
+        elif not ok and move and judge:
             after = dict(p, moves=p["moves"] + [tuple(map(int, move.split(",")))])
             _, value = read_value(judge, after, 3_600_000, a.judge_nodes)
             ok = value is not None and not is_win(value)
@@ -234,6 +250,8 @@ def main():
         print(f"  {p['id']:<12} {p['plies']:>2} plies  {verdict:<14} {move or '-':>6}  {took:5.2f} s"
               f"  {message[:70]}", flush=True)
     n = len(positions)
+    if not n:
+        sys.exit("solve_rate.py: the suites hold no position")
     print(f"Solved {len(solved)} of {n} ({100 * len(solved) / n:.0f} %) at {limit};"
           f" mean reply {sum(times) / n:.2f} s"
           + (f"; {judged} of them by a reply outside GOOD that the judge found safe"

@@ -67,6 +67,8 @@ def main():
     ap.add_argument("--network", help="the evaluation every build plays (none, embedded or a file), "
                     "passed to arbor bench and pbrain-arbor; default their own")
     a = ap.parse_args()
+    if a.rounds < 1:
+        ap.error("--rounds must be 1 or more")
     network = ["--network", a.network] if a.network else []
     builds = [b.resolve() for b in a.builds]
     positions = read_positions(a.positions) if a.positions else []
@@ -95,6 +97,10 @@ def main():
                     print(f"round {r + 1}: {builds[b]} reported no search on {position['id']}; "
                           "that item of the round is left out for every build")
                 rates[b][p].append(found[1] if found else None)
+        for p in range(len(positions)):
+            if any(rates[b][p][-1] is None for b in range(len(builds))):
+                for b in range(len(builds)):
+                    rates[b][p][-1] = None
         print(f"round {r + 1}: bench " + ", ".join(f"{bench[b][-1]}" for b in range(len(builds))), flush=True)
     print(f"{a.rounds} rounds, bench depth {a.depth}"
           + (f", {len(positions)} positions at {a.nodes} nodes" if positions else "") + ", one thread")
@@ -107,7 +113,8 @@ def main():
             ratios = [x / y for x, y in zip(bench[b], bench[0])]
             line += f" ({geomean(ratios):.3f}x, faster {sum(q > 1 for q in ratios)}/{len(ratios)})"
         if positions:
-            medians = [statistics.median(x for x in r if x is not None) for r in rates[b] if any(r)]
+            medians = [statistics.median(x for x in r if x is not None) for r in rates[b]
+                       if any(x is not None for x in r)]
             line += f"; positions {geomean(medians):>9.0f}"
             if b:
                 ratios = [x / y for p in range(len(positions)) for x, y in zip(rates[b][p], rates[0][p])
