@@ -335,10 +335,28 @@ impl<G: Playable> Session<G> {
         let position = self.record.position();
         let mut text = format!("\n{}", position.diagram(self.record.last_move()));
         match position.verdict() {
-            Some(verdict) => match verdict.winner {
-                Some(winner) => text.push_str(&format!("{} wins: {}", self.names()[winner], verdict.reason)),
-                None => text.push_str(&format!("draw: {}", verdict.reason)),
-            },
+            Some(verdict) => {
+                // The reason names players by the game's own names, which set_first_color swapped.
+                let [first, second] = position.player_names();
+                let reason = if self.names_swapped() {
+                    let other = |word| {
+                        if word == first {
+                            second
+                        } else if word == second {
+                            first
+                        } else {
+                            word
+                        }
+                    };
+                    verdict.reason.split(' ').map(other).collect::<Vec<_>>().join(" ")
+                } else {
+                    verdict.reason
+                };
+                match verdict.winner {
+                    Some(winner) => text.push_str(&format!("{} wins: {reason}", self.names()[winner])),
+                    None => text.push_str(&format!("draw: {reason}")),
+                }
+            }
             None => text.push_str(&format!("{} to move", self.names()[position.to_move()])),
         }
         if self.names_swapped() {
