@@ -112,7 +112,7 @@ def main():
     ap.add_argument("--nodes", type=int, required=True, help="nodes for each move's position")
     ap.add_argument("--solved", help="the shared solved list (read, and appended to)")
     ap.add_argument("--out", required=True, help="results, one JSON line a move")
-    games.add_runner_arguments(ap)
+    games.add_runner_arguments(ap, referee=False)
     args = ap.parse_args()
     width, height = (int(n) for n in args.size.lower().split("x")) if "x" in args.size.lower() else (
         int(args.size), int(args.size))

@@ -96,10 +96,12 @@ def play_pair(task, programs):
     return {"pair": task["pair"], "opening": task["opening"], "games": games}
 
 
-def add_runner_arguments(ap):
-    """The options of where and how games are played, shared with scripts/spsa.py."""
-    ap.add_argument("--referee", choices=["c-gomoku-cli", "pygomo"], help="default: c-gomoku-cli if found")
-    ap.add_argument("--cli", help="c-gomoku-cli's path; default $C_GOMOKU_CLI or PATH")
+def add_runner_arguments(ap, referee=True):
+    """The options of where work runs, shared with scripts/spsa.py and scripts/amazons_solve.py;
+    with `referee`, also how Gomoku games are refereed (a proof has no referee)."""
+    if referee:
+        ap.add_argument("--referee", choices=["c-gomoku-cli", "pygomo"], help="default: c-gomoku-cli if found")
+        ap.add_argument("--cli", help="c-gomoku-cli's path; default $C_GOMOKU_CLI or PATH")
     where = ap.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, default=os.cpu_count(), help="local cluster size")
     where.add_argument("--scheduler", help="address of a running Dask scheduler")
