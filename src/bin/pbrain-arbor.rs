@@ -93,7 +93,9 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+    // Silent unless RUST_LOG asks: piskvork gives a brain its stdout pipe as stderr too, and a
+    // line there that is not `MESSAGE` or `DEBUG` reads as the brain's (bad) move.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
         .target(env_logger::Target::Stderr)
         .init();
     let options = match parse_args(std::env::args_os().skip(1)) {

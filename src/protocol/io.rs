@@ -183,6 +183,7 @@ where
         .spawn(move || {
             let mut input = input;
             let mut buffer = Vec::new();
+            let mut first = true;
             loop {
                 buffer.clear();
                 match input.read_until(b'\n', &mut buffer) {
@@ -195,7 +196,12 @@ where
                 }
                 let received = Instant::now();
                 // Managers send ASCII; anything else must not kill the brain.
-                let text = String::from_utf8_lossy(&buffer).trim_end_matches(['\r', '\n']).to_string();
+                // A byte-order mark opening the input (a file saved as UTF-8 by Windows tools,
+                // piped in) is no part of the first command.
+                let mut text = String::from_utf8_lossy(&buffer).trim_end_matches(['\r', '\n']).to_string();
+                if std::mem::take(&mut first) && text.starts_with('\u{feff}') {
+                    text.remove(0);
+                }
                 signals.queued.fetch_add(1, Ordering::SeqCst);
                 let interrupt = classify(&text);
                 let setting = interrupt == Interrupt::Setting;
@@ -268,7 +274,7 @@ mod tests {
     #[test]
     fn a_stop_with_nothing_queued_interrupts_at_once() {
         let signals = Arc::new(Signals::default());
-        let input = Cursor::new(b"stop\r\n".to_vec());
+        let input = Cursor::new("\u{feff}stop\r\n".as_bytes().to_vec());
         let lines: Vec<InputLine> = spawn_reader(input, classify, Arc::clone(&signals)).iter().collect();
         assert_eq!(lines.len(), 1);
         assert!(lines[0].interrupted && lines[0].text == "stop");

@@ -7,7 +7,7 @@
 //! again keeps its deeper entry of the same move: a shallow re-search (a reduced or null-window
 //! look, a helper thread one iteration behind) must not overwrite what a deeper one proved.
 
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 use crate::score::Score;
 
@@ -57,6 +57,11 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     generation: AtomicU8,
+    /// A search may have stored entries since the table was made or cleared. A new table's
+    /// zeroed pages are not resident until written, and clearing one that was never searched
+    /// would make them so: a brain would hold its whole table before a manager's `max_memory`
+    /// (sent after `START`) could shrink it, and piskvork forfeits on the peak.
+    written: AtomicBool,
 }
 
 impl TranspositionTable {
@@ -68,18 +73,21 @@ impl TranspositionTable {
         buckets.extend(
             (0..count).map(|_| Bucket { slots: std::array::from_fn(|_| [AtomicU64::new(0), AtomicU64::new(0)]) }),
         );
-        TranspositionTable { buckets, generation: AtomicU8::new(0) }
+        TranspositionTable { buckets, generation: AtomicU8::new(0), written: AtomicBool::new(false) }
     }
 
     /// Forgets every entry.
     pub fn clear(&self) {
+        self.generation.store(0, Ordering::Relaxed);
+        if !self.written.swap(false, Ordering::Relaxed) {
+            return;
+        }
         for bucket in &self.buckets {
             for slot in &bucket.slots {
                 slot[0].store(0, Ordering::Relaxed);
                 slot[1].store(0, Ordering::Relaxed);
             }
         }
-        self.generation.store(0, Ordering::Relaxed);
     }
 
     /// Marks entries stored from now on as newer than the ones before: call once per move, not
@@ -119,6 +127,10 @@ impl TranspositionTable {
     }
 
     pub fn store(&self, key: u64, mv: Option<u32>, score: Score, depth: u32, bound: Bound) {
+        // Read first: once set, the flag's line stays shared between the threads, never written.
+        if !self.written.load(Ordering::Relaxed) {
+            self.written.store(true, Ordering::Relaxed);
+        }
         let generation = self.generation.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
         let mut victim = &bucket.slots[0];
@@ -245,12 +257,31 @@ mod tests {
         tt.store(99, Some(1), 0, 1, Bound::Exact);
         tt.clear();
         assert!(tt.probe(99).is_none());
+        tt.store(99, Some(1), 0, 1, Bound::Exact);
+        tt.clear();
+        assert!(tt.probe(99).is_none(), "a table cleared once is cleared again after new entries");
+    }
+
+    #[test]
+    fn only_a_written_table_is_wiped() {
+        let tt = TranspositionTable::new(1);
+        assert!(!tt.written.load(Ordering::Relaxed), "a new table has nothing to wipe");
+        tt.new_search();
+        tt.clear();
+        assert_eq!(tt.generation.load(Ordering::Relaxed), 0, "the age is reset all the same");
+        tt.store(7, None, 0, 1, Bound::Exact);
+        assert!(tt.written.load(Ordering::Relaxed));
+        tt.clear();
+        assert!(!tt.written.load(Ordering::Relaxed) && tt.probe(7).is_none());
     }
 
     #[test]
     fn full_bucket_replaces_the_shallowest() {
-        let tt =
-            TranspositionTable { buckets: vec![Bucket { slots: Default::default() }], generation: AtomicU8::new(0) };
+        let tt = TranspositionTable {
+            buckets: vec![Bucket { slots: Default::default() }],
+            generation: AtomicU8::new(0),
+            written: AtomicBool::new(false),
+        };
         for (key, depth) in [(1u64, 5), (2, 1), (3, 9), (4, 7)] {
             tt.store(key, None, 0, depth, Bound::Exact);
         }
