@@ -379,18 +379,20 @@ impl fmt::Display for OneLine<'_> {
     }
 }
 
-/// The rule of an `INFO rule` bit mask: 1 exact five, 4 renju, 8 caro, and bit 2 for a
-/// continuous game, which changes nothing here but that `BOARD` may carry field-3 stones
-/// (walls). `2` alone is Yixin-Board's renju. `None` for masks no rule answers.
-pub fn rule_from_gomocup(code: u32) -> Option<Rule> {
-    let code = if code == 2 { 4 } else { code & !2 };
-    match code {
-        0 => Some(Rule::Freestyle),
-        1 => Some(Rule::Standard),
-        4 => Some(Rule::Renju),
-        8 => Some(Rule::Caro),
-        _ => None,
-    }
+/// The rule of an `INFO rule` bit mask (1 exact five, 4 renju, 8 caro) and whether bit 2 makes
+/// it a continuous game, which changes nothing here but that `BOARD` may carry field-3 stones
+/// (walls). `2` alone is Yixin-Board's renju, not a continuous freestyle game. `None` for masks
+/// no rule answers.
+pub fn rule_from_gomocup(code: u32) -> Option<(Rule, bool)> {
+    let (code, continuous) = if code == 2 { (4, false) } else { (code & !2, code & 2 != 0) };
+    let rule = match code {
+        0 => Rule::Freestyle,
+        1 => Rule::Standard,
+        4 => Rule::Renju,
+        8 => Rule::Caro,
+        _ => return None,
+    };
+    Some((rule, continuous))
 }
 
 #[cfg(test)]

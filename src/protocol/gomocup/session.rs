@@ -565,9 +565,9 @@ impl<W: Write + Send> Session<W> {
             // between rash and cautious to choose, so the setting is accepted and ignored.
             Info::CautionFactor(_) => log::debug!("ignoring {info:?}"),
             Info::Rule(code) => match rule_from_gomocup(code) {
-                Some(rule) => {
+                Some((rule, continuous)) => {
                     self.rule_error = None;
-                    self.continuous = code != 2 && code & 2 != 0;
+                    self.continuous = continuous;
                     self.set_rule(rule);
                 }
                 _ => self.rule_error = Some(format!("rule {code} is not supported yet")),
