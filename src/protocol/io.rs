@@ -16,6 +16,11 @@ use std::sync::mpsc::{self, Receiver};
 use std::thread;
 use std::time::Instant;
 
+/// The longest input line kept, line ending included. No command of any protocol comes near
+/// it; a stream without line ends (a binary file piped in) must not grow the buffer until the
+/// process runs out of memory.
+pub const MAX_LINE_BYTES: usize = 1 << 16;
+
 /// One line of input, without its line ending, and when it was read.
 #[derive(Clone, Debug)]
 pub struct InputLine {
@@ -25,6 +30,56 @@ pub struct InputLine {
     pub interrupted: bool,
     /// A line that never starts a search ([`Interrupt::Setting`]).
     pub setting: bool,
+    /// The line ran past [`MAX_LINE_BYTES`]: it was skipped to its end and `text` is empty.
+    pub too_long: bool,
+}
+
+/// What [`read_line`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineRead {
+    /// A line, now in the buffer with its line ending.
+    Line,
+    /// A line longer than [`MAX_LINE_BYTES`], read to its end and dropped: the buffer is empty.
+    TooLong,
+    /// The end of the input.
+    End,
+}
+
+/// Reads the next line of `input` into `buffer` (cleared first), keeping at most
+/// [`MAX_LINE_BYTES`] of it: a longer line is consumed to its end and dropped.
+pub fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>) -> io::Result<LineRead> {
+    buffer.clear();
+    let (mut started, mut too_long) = (false, false);
+    loop {
+        let available = match input.fill_buf() {
+            Ok(available) => available,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            break;
+        }
+        started = true;
+        let end = available.iter().position(|&b| b == b'\n');
+        let chunk = &available[..end.map_or(available.len(), |i| i + 1)];
+        if !too_long && buffer.len() + chunk.len() > MAX_LINE_BYTES {
+            too_long = true;
+            buffer.clear();
+        }
+        if !too_long {
+            buffer.extend_from_slice(chunk);
+        }
+        let used = chunk.len();
+        input.consume(used);
+        if end.is_some() {
+            break;
+        }
+    }
+    Ok(match (started, too_long) {
+        (false, _) => LineRead::End,
+        (true, true) => LineRead::TooLong,
+        (true, false) => LineRead::Line,
+    })
 }
 
 /// What a line means to the reader thread, before the session sees it.
@@ -185,15 +240,14 @@ where
             let mut buffer = Vec::new();
             let mut first = true;
             loop {
-                buffer.clear();
-                match input.read_until(b'\n', &mut buffer) {
-                    Ok(0) => break,
-                    Ok(_) => {}
+                let too_long = match read_line(&mut input, &mut buffer) {
+                    Ok(LineRead::End) => break,
+                    Ok(read) => read == LineRead::TooLong,
                     Err(e) => {
                         log::warn!("input error, treating it as end of input: {e}");
                         break;
                     }
-                }
+                };
                 let received = Instant::now();
                 // Managers send ASCII; anything else must not kill the brain.
                 // A byte-order mark opening the input (a file saved as UTF-8 by Windows tools,
@@ -211,7 +265,7 @@ where
                     signals.queued_work.fetch_add(1, Ordering::SeqCst)
                 };
                 let interrupted = signals.raise(interrupt, ahead);
-                if sender.send(InputLine { text, received, interrupted, setting }).is_err() {
+                if sender.send(InputLine { text, received, interrupted, setting, too_long }).is_err() {
                     break;
                 }
             }
@@ -272,6 +326,22 @@ mod tests {
     }
 
     #[test]
+    fn a_line_past_the_limit_is_dropped_whole_and_the_next_is_read() {
+        let fits = [vec![b'a'; MAX_LINE_BYTES - 1], b"\n".to_vec()].concat();
+        let over = vec![b'b'; MAX_LINE_BYTES + 1];
+        // A small buffer makes the long line arrive in many pieces.
+        let text = [fits.clone(), over.clone(), b"\nnext\r\n".to_vec(), over].concat();
+        let mut input = io::BufReader::with_capacity(1000, Cursor::new(text));
+        let mut buffer = Vec::new();
+        let mut read = || (read_line(&mut input, &mut buffer).unwrap(), buffer.clone());
+        assert_eq!(read(), (LineRead::Line, fits));
+        assert_eq!(read(), (LineRead::TooLong, vec![]));
+        assert_eq!(read(), (LineRead::Line, b"next\r\n".to_vec()));
+        assert_eq!(read(), (LineRead::TooLong, vec![]), "a long last line without its end");
+        assert_eq!(read(), (LineRead::End, vec![]));
+    }
+
+    #[test]
     fn a_stop_with_nothing_queued_interrupts_at_once() {
         let signals = Arc::new(Signals::default());
         let input = Cursor::new("\u{feff}stop\r\n".as_bytes().to_vec());
@@ -301,7 +371,13 @@ mod tests {
         assert!(signals.raise(Interrupt::Stop, 0));
         signals.arm();
         assert!(signals.stop_flag().load(Ordering::SeqCst), "the stop line is still queued");
-        signals.take(&InputLine { text: "stop".into(), received: Instant::now(), interrupted: true, setting: false });
+        signals.take(&InputLine {
+            text: "stop".into(),
+            received: Instant::now(),
+            interrupted: true,
+            setting: false,
+            too_long: false,
+        });
         signals.arm();
         assert!(!signals.stop_flag().load(Ordering::SeqCst));
     }

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine::{Engine, GameRecord};
 use crate::game::Playable;
+use crate::protocol::io::{LineRead, MAX_LINE_BYTES, read_line};
 use crate::score::mate_distance;
 use crate::search::limits::SearchLimits;
 
@@ -49,11 +50,21 @@ pub fn play<G: Playable>(
     }
     game.show()?;
     game.prompt()?;
-    for line in input.split(b'\n') {
+    let (mut input, mut buffer) = (input, Vec::new());
+    loop {
         // A line that is not UTF-8 is answered like any mistyped move, not fatal; a Windows
         // line end is a line end, not a character typed.
-        let line = line?;
-        let line = printable(&String::from_utf8_lossy(line.strip_suffix(b"\r").unwrap_or(&line)));
+        match read_line(&mut input, &mut buffer)? {
+            LineRead::End => break,
+            LineRead::TooLong => {
+                writeln!(game.out, "That line is longer than {MAX_LINE_BYTES} bytes; nothing was played.")?;
+                game.prompt()?;
+                continue;
+            }
+            LineRead::Line => {}
+        }
+        let bytes = buffer.strip_suffix(b"\n").unwrap_or(&buffer);
+        let line = printable(&String::from_utf8_lossy(bytes.strip_suffix(b"\r").unwrap_or(bytes)));
         let line = line.trim();
         if matches!(line.to_ascii_lowercase().as_str(), "0" | "quit" | "exit" | "q") {
             writeln!(game.out, "Bye.")?;

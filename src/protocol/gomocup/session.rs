@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 use super::parse::{Command, Info, ParseError, Response, parse_command, rule_from_gomocup};
 use crate::engine::{Engine, default_threads};
 use crate::gomoku::{Board, Color, Move, Rule};
-use crate::protocol::io::{InputLine, Interrupt, Output, Signals, spawn_reader};
+use crate::protocol::io::{InputLine, Interrupt, MAX_LINE_BYTES, Output, Signals, spawn_reader};
 use crate::search::limits::{Clock, SearchLimits};
 use replies::max_hash_size_exponent;
 
@@ -241,6 +241,19 @@ impl<W: Write + Send> Session<W> {
 
     fn handle(&mut self, line: &InputLine) -> io::Result<Flow> {
         self.signals.take(line);
+        if line.too_long {
+            let error = format!("line longer than {MAX_LINE_BYTES} bytes");
+            match &mut self.mode {
+                Mode::Commands => self.out.line(Response::Error(error))?,
+                Mode::Board { error: first, .. }
+                | Mode::Swap2 { error: first, .. }
+                | Mode::Block { error: first, .. } => {
+                    first.get_or_insert(error);
+                }
+                Mode::Skip => {}
+            }
+            return Ok(Flow::Continue);
+        }
         let text = line.text.trim();
         if text.is_empty() {
             return Ok(Flow::Continue);
@@ -629,6 +642,7 @@ mod tests {
                     received: Instant::now(),
                     interrupted: false,
                     setting: false,
+                    too_long: false,
                 })
                 .unwrap();
         }
@@ -935,6 +949,7 @@ mod tests {
                     received: Instant::now(),
                     interrupted: false,
                     setting: false,
+                    too_long: false,
                 })
                 .unwrap();
         }

@@ -16,7 +16,7 @@ use super::parse::{COMMANDS, Command, ParseError, Request, Response, clean_line,
 use crate::engine::{Engine, GameRecord};
 use crate::game::Playable;
 use crate::protocol::bounds::seconds;
-use crate::protocol::io::{Interrupt, Signals, spawn_reader};
+use crate::protocol::io::{Interrupt, MAX_LINE_BYTES, Signals, spawn_reader};
 use crate::score::describe;
 use crate::search::SearchEvent;
 use crate::search::limits::SearchLimits;
@@ -392,7 +392,12 @@ pub fn run<G: Playable>(
     let mut session = Session::new(engine, initial).with_max_depth(max_depth).with_signals(Arc::clone(&signals));
     for line in lines {
         signals.take(&line);
-        if let Some(response) = session.handle_line_received(&line.text, line.received) {
+        let response = if line.too_long {
+            Some(Response { id: None, result: Err(format!("line longer than {MAX_LINE_BYTES} bytes")) })
+        } else {
+            session.handle_line_received(&line.text, line.received)
+        };
+        if let Some(response) = response {
             write!(output, "{response}")?;
             output.flush()?;
         }
