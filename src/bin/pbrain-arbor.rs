@@ -17,7 +17,7 @@ Usage: pbrain-arbor [--threads N] [--hash MB] [--max-depth N] [--threat-solver] 
 Plays Gomoku as a Gomocup brain over stdin and stdout (piskvork protocol 2).
 
 Options:
-  --threads N     search threads (default: all cores; INFO thread_num overrides)
+  --threads N     search threads (default and most: all cores; INFO thread_num overrides)
   --hash MB       transposition table size when the manager sets no max_memory (default 64)
   --max-depth N   deepest search iteration (default: no limit; INFO max_depth overrides)
   --threat-solver call the threat solver (VCT) at the root: proven wins and refuted moves
@@ -84,7 +84,9 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options
         let checked =
             |check: fn(usize) -> Result<usize, String>| check(number as usize).map_err(|e| format!("{flag}: {e}"));
         match flag.as_str() {
-            "--threads" => options.threads = checked(bounds::threads)?,
+            // At most the cores, as `INFO thread_num`: more threads than cores make the end of
+            // a move wait for helpers the system has not yet run, past the move's time.
+            "--threads" => options.threads = checked(bounds::threads)?.min(default_threads()),
             "--hash" => options.hash_mb = checked(bounds::hash_mb)?,
             _ => options.max_depth = Some(number),
         }
@@ -118,5 +120,16 @@ fn main() -> ExitCode {
             log::warn!("cannot write to the manager: {error}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threads_above_the_cores_play_on_the_cores() {
+        let options = parse_args(["--threads", "1024"].map(OsString::from)).unwrap().unwrap();
+        assert_eq!(options.threads, default_threads());
     }
 }

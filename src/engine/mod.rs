@@ -23,8 +23,8 @@ pub const DEFAULT_HASH_MB: usize = 64;
 /// program, the per-thread tables and the memory the allocator keeps back.
 const HASH_MEMORY_SHARE: f64 = 0.4;
 /// Largest table taken from a memory limit or a table size a protocol sends, however large:
-/// allocating more would make the new game (where a new size takes effect) slow enough to
-/// worry a manager waiting for its answer.
+/// the pages a search first writes are zeroed on its clock, and clearing a table for a new
+/// game writes every page of it.
 pub const MAX_HASH_MB: usize = 256;
 
 pub struct Engine {
@@ -32,8 +32,8 @@ pub struct Engine {
     hash_mb: usize,
     /// The size the engine was made with, which a limit of 0 ("none") restores.
     default_hash_mb: usize,
-    /// Size asked for, applied at the next [`Engine::new_game`]: allocating hundreds of
-    /// megabytes takes long enough to matter on a move's clock.
+    /// Size asked for, applied at the next [`Engine::new_game`] or
+    /// [`Engine::apply_hash_size`].
     wanted_hash_mb: usize,
     threads: usize,
     /// The helper threads' pool when `threads` is more than one and the system gave them.

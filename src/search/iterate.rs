@@ -51,7 +51,12 @@ impl<G: Game> Worker<'_, G> {
         }
         let wanted_lines = limits.multi_pv.max(1);
         // A proven win needs no search: play it, unless other lines are wanted or it is excluded.
-        if wanted_lines == 1
+        // The root's proofs are thread 0's alone: on a helper the same proof only delays its
+        // search, and, with more threads than cores, the end of the move, which waits for every
+        // helper and cannot stop one inside a proof.
+        let answering = self.id == 0;
+        if answering
+            && wanted_lines == 1
             && let Some((mv, plies)) = self.pos.prove_win(ROOT_PROOF_NODES)
             && (!self.root_limited || self.root_moves.contains(&mv))
         {
@@ -59,12 +64,10 @@ impl<G: Game> Worker<'_, G> {
             result.score = win_in(plies);
             result.depth = 1;
             result.pv = vec![mv];
-            if self.id == 0 {
-                self.report(&result);
-            }
+            self.report(&result);
             return self.finish(result);
         }
-        let proving = limits.solver && wanted_lines == 1;
+        let proving = answering && limits.solver && wanted_lines == 1;
         if proving && self.try_proof(ROOT_THREAT_NODES, &mut result) {
             return self.finish(result);
         }

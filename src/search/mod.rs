@@ -372,6 +372,60 @@ mod tests {
         }
     }
 
+    /// [`Tree`] counting the calls of its root proof, which never proves anything.
+    #[derive(Clone)]
+    struct CountingProofs {
+        tree: Tree,
+        proofs: Arc<AtomicU64>,
+    }
+
+    impl Game for CountingProofs {
+        type Move = u8;
+        const HISTORY_SIZE: usize = 3;
+
+        fn hash(&self) -> u64 {
+            self.tree.hash()
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            None
+        }
+        fn generate_moves(&self, out: &mut Vec<u8>) {
+            self.tree.generate_moves(out);
+        }
+        fn make_move(&mut self, mv: u8) {
+            self.tree.make_move(mv);
+        }
+        fn unmake_move(&mut self, mv: u8) {
+            self.tree.unmake_move(mv);
+        }
+        fn evaluate(&self) -> Score {
+            self.tree.evaluate()
+        }
+        fn encode_move(mv: u8) -> u32 {
+            Tree::encode_move(mv)
+        }
+        fn decode_move(&self, code: u32) -> Option<u8> {
+            self.tree.decode_move(code)
+        }
+        fn history_index(mv: u8) -> usize {
+            Tree::history_index(mv)
+        }
+        fn prove_win(&mut self, _: u32) -> Option<(u8, u32)> {
+            self.proofs.fetch_add(1, Ordering::Relaxed);
+            None
+        }
+    }
+
+    #[test]
+    fn only_thread_0_tries_the_root_proof() {
+        let root = CountingProofs { tree: Tree { path: Vec::new() }, proofs: Arc::new(AtomicU64::new(0)) };
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+        let (tt, stop) = (TranspositionTable::new(1), AtomicBool::new(false));
+        let result = search(&root, &SearchLimits::depth(5), Instant::now(), Some(&pool), &tt, &stop, &mut |_| {});
+        assert_eq!(result.depth, 5);
+        assert_eq!(root.proofs.load(Ordering::Relaxed), 1, "the helpers started searching at once");
+    }
+
     /// A search of a [`Refuting`] root, and what its solver announced.
     struct Solved {
         result: SearchResult<u8>,

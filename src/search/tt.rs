@@ -7,6 +7,8 @@
 //! again keeps its deeper entry of the same move: a shallow re-search (a reduced or null-window
 //! look, a helper thread one iteration behind) must not overwrite what a deeper one proved.
 
+use std::alloc::{self, Layout};
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 use crate::score::Score;
@@ -54,8 +56,59 @@ struct Bucket {
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
 
+/// The buckets, in memory the allocator hands out zeroed. A large request comes straight from
+/// the operating system's zero pages, which stay unresident until a search writes them: a new
+/// table costs no time when it is made (a manager's `max_memory` just before a move is charged
+/// to that move) and no memory until it is used. The allocation is asked with 16-byte
+/// alignment, which the system allocator serves with `calloc` (a larger one it serves by
+/// writing zeros), and the buckets start at its first 64-byte boundary.
+struct Buckets {
+    first: NonNull<Bucket>,
+    len: usize,
+    allocation: NonNull<u8>,
+    layout: Layout,
+}
+
+// SAFETY: the buckets are atomics, shared as `&[Bucket]` is; the allocation is owned alone.
+unsafe impl Send for Buckets {}
+// SAFETY: as above: every access goes through `&[Bucket]`.
+unsafe impl Sync for Buckets {}
+
+impl Buckets {
+    fn zeroed(len: usize) -> Buckets {
+        let bytes = len.checked_mul(BUCKET_BYTES).and_then(|b| b.checked_add(BUCKET_BYTES));
+        let layout = bytes.and_then(|b| Layout::from_size_align(b, 16).ok()).expect("a table size that fits memory");
+        // SAFETY: the layout's size is not zero.
+        let allocation =
+            NonNull::new(unsafe { alloc::alloc_zeroed(layout) }).unwrap_or_else(|| alloc::handle_alloc_error(layout));
+        let offset = allocation.as_ptr().align_offset(BUCKET_BYTES);
+        // SAFETY: the offset is below 64 and the allocation has 64 bytes more than the buckets.
+        let first = unsafe { allocation.add(offset) }.cast::<Bucket>();
+        advise_huge_pages(first.as_ptr().cast(), len * BUCKET_BYTES);
+        Buckets { first, len, allocation, layout }
+    }
+}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `len` buckets from `first` lie inside the allocation, aligned to 64; all zero
+        // bytes is a valid `Bucket` (its atomics are plain integers), and the memory is only
+        // ever changed through the atomics.
+        unsafe { std::slice::from_raw_parts(self.first.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `zeroed` with this layout, and freed once.
+        unsafe { alloc::dealloc(self.allocation.as_ptr(), self.layout) };
+    }
+}
+
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: Buckets,
     generation: AtomicU8,
     /// A search may have stored entries since the table was made or cleared. A new table's
     /// zeroed pages are not resident until written, and clearing one that was never searched
@@ -67,13 +120,15 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     /// A table using at most `mebibytes` MiB (at least one bucket).
     pub fn new(mebibytes: usize) -> Self {
-        let count = (mebibytes.saturating_mul(1 << 20) / BUCKET_BYTES).max(1);
-        let mut buckets = Vec::with_capacity(count);
-        advise_huge_pages(&buckets);
-        buckets.extend(
-            (0..count).map(|_| Bucket { slots: std::array::from_fn(|_| [AtomicU64::new(0), AtomicU64::new(0)]) }),
-        );
-        TranspositionTable { buckets, generation: AtomicU8::new(0), written: AtomicBool::new(false) }
+        TranspositionTable::with_buckets((mebibytes.saturating_mul(1 << 20) / BUCKET_BYTES).max(1))
+    }
+
+    fn with_buckets(count: usize) -> Self {
+        TranspositionTable {
+            buckets: Buckets::zeroed(count),
+            generation: AtomicU8::new(0),
+            written: AtomicBool::new(false),
+        }
     }
 
     /// Forgets every entry.
@@ -82,7 +137,7 @@ impl TranspositionTable {
         if !self.written.swap(false, Ordering::Relaxed) {
             return;
         }
-        for bucket in &self.buckets {
+        for bucket in self.buckets.iter() {
             for slot in &bucket.slots {
                 slot[0].store(0, Ordering::Relaxed);
                 slot[1].store(0, Ordering::Relaxed);
@@ -165,25 +220,24 @@ impl TranspositionTable {
     }
 }
 
-/// Asks Linux to back the (not yet touched) allocation of `buckets` with 2 MiB pages. A probe
+/// Asks Linux to back the (not yet touched) `bytes` from `start` with 2 MiB pages. A probe
 /// lands on a random bucket, so with 4 KiB pages nearly every probe of a large table also
 /// misses the address translation cache, and the prefetch ahead of it waits for a page walk.
 /// A hint: where the kernel declines, the table keeps normal pages.
 #[cfg(target_os = "linux")]
-fn advise_huge_pages(buckets: &Vec<Bucket>) {
+fn advise_huge_pages(start: *mut u8, bytes: usize) {
     const PAGE: usize = 4096;
-    let start = buckets.as_ptr() as usize;
-    let end = start + buckets.capacity() * BUCKET_BYTES;
+    let (start, end) = (start as usize, start as usize + bytes);
     let (first, last) = (start.next_multiple_of(PAGE), end / PAGE * PAGE);
     if last > first {
-        // SAFETY: the range lies inside the vector's own allocation, and MADV_HUGEPAGE changes
+        // SAFETY: the range lies inside the table's own allocation, and MADV_HUGEPAGE changes
         // only how the kernel backs those pages, never their contents.
         unsafe { libc::madvise(first as *mut libc::c_void, last - first, libc::MADV_HUGEPAGE) };
     }
 }
 
 #[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_: &Vec<Bucket>) {}
+fn advise_huge_pages(_: *mut u8, _: usize) {}
 
 fn stored_generation(data: u64) -> u8 {
     (data >> GEN_SHIFT) as u8 & GEN_MASK
@@ -277,11 +331,7 @@ mod tests {
 
     #[test]
     fn full_bucket_replaces_the_shallowest() {
-        let tt = TranspositionTable {
-            buckets: vec![Bucket { slots: Default::default() }],
-            generation: AtomicU8::new(0),
-            written: AtomicBool::new(false),
-        };
+        let tt = TranspositionTable::with_buckets(1);
         for (key, depth) in [(1u64, 5), (2, 1), (3, 9), (4, 7)] {
             tt.store(key, None, 0, depth, Bound::Exact);
         }

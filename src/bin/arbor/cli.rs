@@ -390,7 +390,9 @@ fn game_flag(parser: &mut Parser, long: &str, options: &mut GameOptions) -> Resu
     match long {
         "size" => options.size = Some(board_size(parser)?),
         "k" => options.k = value(parser, "--k")?,
-        "threads" => options.threads = bounded(parser, "--threads", bounds::threads)?,
+        // At most the cores: a game is played on a clock, and more threads than cores make the
+        // end of a move wait for helpers the system has not yet run.
+        "threads" => options.threads = bounded(parser, "--threads", bounds::threads)?.min(default_threads()),
         "hash" => options.hash_mb = bounded(parser, "--hash", bounds::hash_mb)?,
         "max-depth" => options.max_depth = Some(value(parser, "--max-depth")?),
         "weights" => {
@@ -868,6 +870,16 @@ mod tests {
                 .unwrap()
                 .starts_with("--random-plies: ")
         );
+    }
+
+    #[test]
+    fn games_on_a_clock_take_at_most_the_cores() {
+        for line in ["gtp --game tictactoe --threads 1024", "play amazons --threads 1024"] {
+            let (Ok(Request::Gtp(_, options)) | Ok(Request::Play(_, options))) = parse_line(line) else {
+                panic!("{line} is read")
+            };
+            assert_eq!(options.threads, default_threads(), "{line}");
+        }
     }
 
     #[test]

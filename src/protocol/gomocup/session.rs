@@ -137,8 +137,15 @@ impl TimeControl {
     }
 
     fn clock(&self) -> Option<Clock> {
+        // Without an increment the clock never holds more than the match time: a report kept
+        // from an earlier game (see `left`) must not outlast a shorter `timeout_match`.
+        let reported = match self.left {
+            Some(left) if self.increment.is_zero() => left.min(self.match_time),
+            Some(left) => left,
+            None => self.match_time,
+        };
         (!self.match_time.is_zero()).then(|| Clock {
-            remaining: self.left.unwrap_or(self.match_time).saturating_sub(self.spent),
+            remaining: reported.saturating_sub(self.spent),
             increment: self.increment,
             moves_to_go: None,
             byo_yomi: Duration::ZERO,
@@ -743,6 +750,9 @@ mod tests {
         assert!(remaining(&session) < Duration::from_millis(20_000));
         feed(&mut session, &["START 15"]);
         assert_eq!(remaining(&session), Duration::from_millis(20_000));
+        // A report from a longer match does not outlast a shorter match time sent after it.
+        feed(&mut session, &["INFO time_left 100000", "START 15", "INFO timeout_match 2000"]);
+        assert_eq!(remaining(&session), Duration::from_millis(2_000));
     }
 
     #[test]
