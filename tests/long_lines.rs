@@ -46,11 +46,15 @@ fn gomocup_refuses_a_long_line_and_keeps_its_game() {
 
 #[test]
 fn gtp_refuses_a_long_line_and_keeps_its_game() {
-    let lines = vec![b"play x b2".to_vec(), long_line(), b"1 showboard".to_vec()];
+    let numbered = [b"7 ".to_vec(), long_line()].concat();
+    let comment = [b"# ".to_vec(), long_line()].concat();
+    let lines = vec![b"play x b2".to_vec(), long_line(), numbered, comment, b"1 showboard".to_vec()];
     let args = ["gtp", "--game", "tictactoe", "--threads", "1", "--hash", "1", "--max-depth", "2"];
     let replies = run(env!("CARGO_BIN_EXE_arbor"), &args, "long-line-gtp", lines, "quit");
-    assert_eq!(replies[..4], ["=", "", "? line longer than 65536 bytes", ""]);
-    assert!(replies[4].starts_with("=1"), "{replies:?}");
+    // The long comment, like any comment, gets no reply; the numbered line keeps its id.
+    let refused = "line longer than 65536 bytes";
+    assert_eq!(replies[..6], ["=", "", format!("? {refused}").as_str(), "", format!("?7 {refused}").as_str(), ""]);
+    assert!(replies[6].starts_with("=1"), "{replies:?}");
     assert!(replies.iter().any(|line| line.contains('X')), "the stone played before stands: {replies:?}");
 }
 

@@ -20,6 +20,9 @@ use std::time::Instant;
 /// it; a stream without line ends (a binary file piped in) must not grow the buffer until the
 /// process runs out of memory.
 pub const MAX_LINE_BYTES: usize = 1 << 16;
+/// How much of a longer line is kept: enough for a protocol to tell a comment, or read the id
+/// its reply must carry.
+pub const KEPT_OF_LONG_LINE: usize = 64;
 
 /// One line of input, without its line ending, and when it was read.
 #[derive(Clone, Debug)]
@@ -30,23 +33,26 @@ pub struct InputLine {
     pub interrupted: bool,
     /// A line that never starts a search ([`Interrupt::Setting`]).
     pub setting: bool,
-    /// The line ran past [`MAX_LINE_BYTES`]: it was skipped to its end and `text` is empty.
+    /// The line ran past [`MAX_LINE_BYTES`]: it was skipped to its end and `text` holds only its
+    /// first [`KEPT_OF_LONG_LINE`] bytes.
     pub too_long: bool,
 }
 
 /// What [`read_line`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LineRead {
-    /// A line, now in the buffer with its line ending.
+    /// A line, now in the buffer with its line ending if it had one.
     Line,
-    /// A line longer than [`MAX_LINE_BYTES`], read to its end and dropped: the buffer is empty.
+    /// A line longer than [`MAX_LINE_BYTES`], read to its end: the buffer holds its first
+    /// [`KEPT_OF_LONG_LINE`] bytes.
     TooLong,
     /// The end of the input.
     End,
 }
 
 /// Reads the next line of `input` into `buffer` (cleared first), keeping at most
-/// [`MAX_LINE_BYTES`] of it: a longer line is consumed to its end and dropped.
+/// [`MAX_LINE_BYTES`] of it: of a longer line, consumed to its end, only the first
+/// [`KEPT_OF_LONG_LINE`] bytes.
 pub fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>) -> io::Result<LineRead> {
     buffer.clear();
     let (mut started, mut too_long) = (false, false);
@@ -64,7 +70,9 @@ pub fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>) -> io::Result<L
         let chunk = &available[..end.map_or(available.len(), |i| i + 1)];
         if !too_long && buffer.len() + chunk.len() > MAX_LINE_BYTES {
             too_long = true;
-            buffer.clear();
+            let room = KEPT_OF_LONG_LINE.saturating_sub(buffer.len());
+            buffer.truncate(KEPT_OF_LONG_LINE);
+            buffer.extend_from_slice(&chunk[..room.min(chunk.len())]);
         }
         if !too_long {
             buffer.extend_from_slice(chunk);
@@ -335,9 +343,9 @@ mod tests {
         let mut buffer = Vec::new();
         let mut read = || (read_line(&mut input, &mut buffer).unwrap(), buffer.clone());
         assert_eq!(read(), (LineRead::Line, fits));
-        assert_eq!(read(), (LineRead::TooLong, vec![]));
+        assert_eq!(read(), (LineRead::TooLong, vec![b'b'; KEPT_OF_LONG_LINE]));
         assert_eq!(read(), (LineRead::Line, b"next\r\n".to_vec()));
-        assert_eq!(read(), (LineRead::TooLong, vec![]), "a long last line without its end");
+        assert_eq!(read(), (LineRead::TooLong, vec![b'b'; KEPT_OF_LONG_LINE]), "a long last line without its end");
         assert_eq!(read(), (LineRead::End, vec![]));
     }
 

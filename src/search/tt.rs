@@ -59,9 +59,10 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
 /// The buckets, in memory the allocator hands out zeroed. A large request comes straight from
 /// the operating system's zero pages, which stay unresident until a search writes them: a new
 /// table costs no time when it is made (a manager's `max_memory` just before a move is charged
-/// to that move) and no memory until it is used. The allocation is asked with 16-byte
-/// alignment, which the system allocator serves with `calloc` (a larger one it serves by
-/// writing zeros), and the buckets start at its first 64-byte boundary.
+/// to that move) and no memory until it is used. The allocation is asked with the alignment of
+/// a `u64`, which the Unix allocator serves with `calloc` (a larger one it would serve by
+/// writing zeros; Windows asks the heap for zeroed memory either way), and the buckets start
+/// at its first 64-byte boundary.
 struct Buckets {
     first: NonNull<Bucket>,
     len: usize,
@@ -77,11 +78,15 @@ unsafe impl Sync for Buckets {}
 impl Buckets {
     fn zeroed(len: usize) -> Buckets {
         let bytes = len.checked_mul(BUCKET_BYTES).and_then(|b| b.checked_add(BUCKET_BYTES));
-        let layout = bytes.and_then(|b| Layout::from_size_align(b, 16).ok()).expect("a table size that fits memory");
+        debug_assert!(len > 0, "a table has a bucket to probe");
+        let layout = bytes
+            .and_then(|b| Layout::from_size_align(b, std::mem::align_of::<u64>()).ok())
+            .expect("a table size that fits memory");
         // SAFETY: the layout's size is not zero.
         let allocation =
             NonNull::new(unsafe { alloc::alloc_zeroed(layout) }).unwrap_or_else(|| alloc::handle_alloc_error(layout));
         let offset = allocation.as_ptr().align_offset(BUCKET_BYTES);
+        debug_assert!(offset < BUCKET_BYTES);
         // SAFETY: the offset is below 64 and the allocation has 64 bytes more than the buckets.
         let first = unsafe { allocation.add(offset) }.cast::<Bucket>();
         advise_huge_pages(first.as_ptr().cast(), len * BUCKET_BYTES);

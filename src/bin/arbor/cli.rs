@@ -605,7 +605,8 @@ fn selfplay(parser: &mut Parser) -> Result<Request, lexopt::Error> {
                 };
             }
             Long("time") => time_ms = Some(value::<u64>(parser, "--time")?),
-            Long("threads") => options.threads = bounded(parser, "--threads", bounds::threads)?,
+            // At most the cores, as `gtp` and `play` (`game_flag`): the moves are timed.
+            Long("threads") => options.threads = bounded(parser, "--threads", bounds::threads)?.min(default_threads()),
             Long("moves") => options.max_moves = value(parser, "--moves")?,
             Long("size") => {
                 options.size = value(parser, "--size")?;
@@ -880,6 +881,8 @@ mod tests {
             };
             assert_eq!(options.threads, default_threads(), "{line}");
         }
+        let Ok(Request::Selfplay(options)) = parse_line("selfplay --threads 1024") else { panic!("selfplay is read") };
+        assert_eq!(options.threads, default_threads());
     }
 
     #[test]

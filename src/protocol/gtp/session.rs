@@ -392,8 +392,12 @@ pub fn run<G: Playable>(
     let mut session = Session::new(engine, initial).with_max_depth(max_depth).with_signals(Arc::clone(&signals));
     for line in lines {
         signals.take(&line);
+        // A long comment or blank line is still no command, and a refused one keeps its id.
         let response = if line.too_long {
-            Some(Response { id: None, result: Err(format!("line longer than {MAX_LINE_BYTES} bytes")) })
+            clean_line(&line.text).map(|start| Response {
+                id: parse_request(&start).id,
+                result: Err(format!("line longer than {MAX_LINE_BYTES} bytes")),
+            })
         } else {
             session.handle_line_received(&line.text, line.received)
         };
