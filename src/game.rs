@@ -220,11 +220,16 @@ pub trait Playable: Game {
         false
     }
 
-    /// The position in another program's format (Gomoku: the compact move-order notation that
-    /// opening books and c-gomoku-cli read).
-    fn export(&self) -> Option<String> {
-        None
-    }
+    /// The position as [`Playable::set_up`] reads it, so that a saved game resumes with
+    /// `--position` (Gomoku: the compact move order that opening books and c-gomoku-cli read).
+    fn setup_text(&self) -> String;
+}
+
+/// The name of a file (column), from 0: `a` to `z`, then `aa` to `az` as in spreadsheets, so
+/// that every name can be typed and read back on boards wider than 26.
+pub fn file_name(file: usize) -> String {
+    let letter = |i: usize| char::from(b'a' + i as u8);
+    if file < 26 { letter(file).to_string() } else { format!("{}{}", letter(file / 26 - 1), letter(file % 26)) }
 }
 
 /// A board drawn for people: rank numbers on the left (the top rank first), file letters
@@ -246,7 +251,7 @@ pub fn grid_diagram(
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    let letters: String = (0..width).map(|file| format!(" {} ", char::from(b'a' + file as u8))).collect();
+    let letters: String = (0..width).map(|file| format!("{:^3}", file_name(file))).collect();
     out.push_str(&format!("   {}\n", letters.trim_end()));
     out
 }

@@ -26,6 +26,10 @@ impl Playable for Position {
         Ok(start.with_weights(self.weights()))
     }
 
+    fn setup_text(&self) -> String {
+        Position::setup_text(self)
+    }
+
     /// `white a4 d1 g1 j4 black a7 d10 g10 j7 arrows e5 f6 tomove black`, on the board of the
     /// present size: each keyword is followed by its squares (spaces or commas between them);
     /// `arrows` and `tomove` (default the first player) may be left out.

@@ -202,7 +202,8 @@ impl Playable for Board {
 
     /// The compact move-order notation of opening books: `h8i9j10`.
     fn set_up(&self, text: &str) -> Result<Self, String> {
-        notation::board_from_notation(self.width(), self.rule(), text)
+        let empty = Board::new(self.width(), self.height(), self.rule()).map_err(|e| e.to_string())?;
+        notation::play_notation(empty, text)
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, String> {
@@ -253,8 +254,8 @@ impl Playable for Board {
         }
     }
 
-    fn export(&self) -> Option<String> {
-        Some(self.history().iter().map(|&mv| notation::format_move(mv)).collect())
+    fn setup_text(&self) -> String {
+        self.history().iter().map(|&mv| notation::format_move(mv)).collect()
     }
 }
 
@@ -289,5 +290,20 @@ impl Board {
             }
         }
         Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_set_up_keeps_the_board_s_shape_and_reads_back() {
+        let wide = Board::new(20, 6, Rule::Freestyle).unwrap().set_up("t6").unwrap();
+        assert_eq!((wide.width(), wide.height()), (20, 6));
+        let tall = Board::new(9, 15, Rule::Freestyle).unwrap().set_up("a12i1").unwrap();
+        assert_eq!((tall.width(), tall.height(), tall.setup_text()), (9, 15, "a12i1".to_string()));
+        let widest = Board::new(32, 32, Rule::Freestyle).unwrap().set_up("af32aa1").unwrap();
+        assert_eq!(widest.setup_text(), "af32aa1");
     }
 }

@@ -142,7 +142,7 @@ impl<G: Playable, W: Write> Game<'_, G, W> {
         writeln!(self.out, "Moves: {}.", G::MOVE_FORMAT)?;
         writeln!(self.out, "undo       take back your last move and the engine's reply")?;
         writeln!(self.out, "hint       ask the engine for a move")?;
-        writeln!(self.out, "save FILE  write the game, one move per line")?;
+        writeln!(self.out, "save FILE  write the moves to FILE and the position to FILE.pos (for --position)")?;
         writeln!(self.out, "0 or quit  leave the game")
     }
 
@@ -180,8 +180,8 @@ impl<G: Playable, W: Write> Game<'_, G, W> {
         let outlook = match mate_distance(result.score) {
             Some(1) if result.score > 0 => "and wins".into(),
             // A mate distance bounds the game: a solver may prove a win without its length.
-            Some(plies) if result.score > 0 => format!("wins within {} moves", plies.div_ceil(2)),
-            Some(plies) => format!("loses within {} moves", plies.div_ceil(2).max(1)),
+            Some(plies) if result.score > 0 => format!("wins within {}", moves(plies.div_ceil(2) as usize)),
+            Some(plies) => format!("loses within {}", moves(plies.div_ceil(2).max(1) as usize)),
             None if position.solving_depth().is_some() && result.score == 0 => "a draw with best play".into(),
             None => format!("score {}", result.score),
         };
@@ -238,16 +238,19 @@ impl<G: Playable, W: Write> Game<'_, G, W> {
         if let Err(e) = std::fs::write(path, text) {
             return writeln!(self.out, "Could not save {path}: {e}");
         }
-        writeln!(self.out, "Saved {} moves to {path}.", moves.len())?;
-        if let Some(export) = self.record.position().export() {
-            let other = format!("{path}.pos");
-            match std::fs::write(&other, format!("{export}\n")) {
-                Ok(()) => writeln!(self.out, "Saved the position for piskvork and c-gomoku-cli to {other}.")?,
-                Err(e) => writeln!(self.out, "Could not save {other}: {e}")?,
-            }
+        writeln!(self.out, "Saved {} to {path}.", self::moves(moves.len()))?;
+        let other = format!("{path}.pos");
+        match std::fs::write(&other, format!("{}\n", self.record.position().setup_text())) {
+            Ok(()) => writeln!(self.out, "Saved the position to {other}; --position reads it to play on.")?,
+            Err(e) => writeln!(self.out, "Could not save {other}: {e}")?,
         }
         Ok(())
     }
+}
+
+/// `n moves`, or `1 move`.
+fn moves(n: usize) -> String {
+    if n == 1 { "1 move".into() } else { format!("{n} moves") }
 }
 
 /// `text` without the characters a terminal would obey or break the line on (tabs become
@@ -307,6 +310,23 @@ mod tests {
         assert_eq!((moves.len(), moves[0]), (2, "h8"));
         let position = std::fs::read_to_string(dir.join("game.txt.pos")).unwrap();
         assert_eq!(position, format!("h8{}\n", moves[1]));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_saved_position_resumes_a_game_set_up_elsewhere() {
+        let dir = std::env::temp_dir().join(format!("arbor-terminal-resume-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("game.txt");
+        let start = TicTacToe::classic().set_up("x../.o./...").unwrap();
+        let out = session(start.clone(), true, &format!("c1\nsave {}\n0\n", path.display()));
+        assert!(out.contains("Saved 2 moves to"), "{out}");
+        let text = std::fs::read_to_string(dir.join("game.txt.pos")).unwrap();
+        let resumed = start.set_up(text.trim()).unwrap();
+        assert_eq!(
+            (resumed.setup_text(), text.matches('x').count(), text.matches('o').count()),
+            (text.trim().into(), 2, 2)
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -475,6 +475,20 @@ impl Playable for TicTacToe {
         TicTacToe::parse_move(self, text).map_err(|e| e.to_string())
     }
 
+    fn setup_text(&self) -> String {
+        let row = |row| {
+            let mark = |column| self.cell(column, row).and_then(|cell| self.mark(cell));
+            (0..self.width)
+                .map(|column| match mark(column) {
+                    Some(Mark::X) => 'x',
+                    Some(Mark::O) => 'o',
+                    None => '.',
+                })
+                .collect::<String>()
+        };
+        (0..self.height).rev().map(row).collect::<Vec<_>>().join("/")
+    }
+
     fn diagram(&self, last: Option<Cell>) -> String {
         TicTacToe::diagram(self, last)
     }
@@ -551,6 +565,7 @@ mod tests {
     fn positions_from_rows() {
         let position = TicTacToe::from_rows("x.o/.x./...", 3).unwrap();
         assert_eq!(position.side_to_move(), Mark::O);
+        assert_eq!(crate::game::Playable::setup_text(&position), "x.o/.x./...");
         let mut same = TicTacToe::classic();
         play(&mut same, &["a3", "c3", "b2"]);
         assert_eq!(position.hash(), same.hash());
