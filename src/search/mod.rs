@@ -317,7 +317,8 @@ mod tests {
 
     /// [`Tree`] with a solver that proves, after the root moves it lists, a win for the side to
     /// move within the given plies, and at the root the win it is given. It records the budget
-    /// of every check of a root move and, if `spends_budget`, spends all of it.
+    /// of every check of a root move and, if `spends_budget`, spends all of it, and counts the
+    /// calls of its root proof, which proves nothing.
     #[derive(Clone)]
     struct Refuting {
         tree: Tree,
@@ -325,6 +326,7 @@ mod tests {
         root_win: Option<(u8, u32)>,
         spends_budget: bool,
         checks: Arc<Mutex<Vec<(u8, u64)>>>,
+        proofs: Arc<AtomicU64>,
     }
 
     impl Game for Refuting {
@@ -370,46 +372,6 @@ mod tests {
             let nodes = if self.spends_budget && self.tree.path.len() == 1 { max_nodes } else { 1 };
             Proof { win, nodes }
         }
-    }
-
-    /// [`Tree`] counting the calls of its root proof, which never proves anything.
-    #[derive(Clone)]
-    struct CountingProofs {
-        tree: Tree,
-        proofs: Arc<AtomicU64>,
-    }
-
-    impl Game for CountingProofs {
-        type Move = u8;
-        const HISTORY_SIZE: usize = 3;
-
-        fn hash(&self) -> u64 {
-            self.tree.hash()
-        }
-        fn outcome(&self) -> Option<Outcome> {
-            None
-        }
-        fn generate_moves(&self, out: &mut Vec<u8>) {
-            self.tree.generate_moves(out);
-        }
-        fn make_move(&mut self, mv: u8) {
-            self.tree.make_move(mv);
-        }
-        fn unmake_move(&mut self, mv: u8) {
-            self.tree.unmake_move(mv);
-        }
-        fn evaluate(&self) -> Score {
-            self.tree.evaluate()
-        }
-        fn encode_move(mv: u8) -> u32 {
-            Tree::encode_move(mv)
-        }
-        fn decode_move(&self, code: u32) -> Option<u8> {
-            self.tree.decode_move(code)
-        }
-        fn history_index(mv: u8) -> usize {
-            Tree::history_index(mv)
-        }
         fn prove_win(&mut self, _: u32) -> Option<(u8, u32)> {
             self.proofs.fetch_add(1, Ordering::Relaxed);
             None
@@ -418,7 +380,7 @@ mod tests {
 
     #[test]
     fn only_thread_0_tries_the_root_proof() {
-        let root = CountingProofs { tree: Tree { path: Vec::new() }, proofs: Arc::new(AtomicU64::new(0)) };
+        let root = refuting(Vec::new());
         let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
         let (tt, stop) = (TranspositionTable::new(1), AtomicBool::new(false));
         let result = search(&root, &SearchLimits::depth(5), Instant::now(), Some(&pool), &tt, &stop, &mut |_| {});
@@ -454,6 +416,7 @@ mod tests {
             root_win: None,
             spends_budget: false,
             checks: Arc::new(Mutex::new(Vec::new())),
+            proofs: Arc::new(AtomicU64::new(0)),
         }
     }
 
