@@ -200,10 +200,12 @@ impl Playable for Board {
         Board::new(width, height, self.rule()).map_err(|e| e.to_string())
     }
 
-    /// The compact move-order notation of opening books: `h8i9j10`.
+    /// The compact move-order notation of opening books: `h8i9j10`, read as moves are (any
+    /// case, spaces between moves allowed).
     fn set_up(&self, text: &str) -> Result<Self, String> {
         let empty = Board::new(self.width(), self.height(), self.rule()).map_err(|e| e.to_string())?;
-        notation::play_notation(empty, text)
+        let compact: String = text.split_whitespace().collect::<String>().to_ascii_lowercase();
+        notation::play_notation(empty, &compact)
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, String> {
@@ -303,6 +305,7 @@ mod tests {
         assert_eq!((wide.width(), wide.height()), (20, 6));
         let tall = Board::new(9, 15, Rule::Freestyle).unwrap().set_up("a12i1").unwrap();
         assert_eq!((tall.width(), tall.height(), tall.setup_text()), (9, 15, "a12i1".to_string()));
+        assert_eq!(Board::new(15, 15, Rule::Freestyle).unwrap().set_up(" H8 i9 ").unwrap().setup_text(), "h8i9");
         let widest = Board::new(32, 32, Rule::Freestyle).unwrap().set_up("af32aa1").unwrap();
         assert_eq!(widest.setup_text(), "af32aa1");
     }
