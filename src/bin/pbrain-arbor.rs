@@ -84,9 +84,7 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options
         let checked =
             |check: fn(usize) -> Result<usize, String>| check(number as usize).map_err(|e| format!("{flag}: {e}"));
         match flag.as_str() {
-            // At most the cores, as `INFO thread_num`: more threads than cores make the end of
-            // a move wait for helpers the system has not yet run, past the move's time.
-            "--threads" => options.threads = checked(bounds::threads)?.min(default_threads()),
+            "--threads" => options.threads = bounds::on_the_cores(checked(bounds::threads)?),
             "--hash" => options.hash_mb = checked(bounds::hash_mb)?,
             _ => options.max_depth = Some(number),
         }

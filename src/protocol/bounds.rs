@@ -30,6 +30,13 @@ pub fn millis(millis: u64) -> Duration {
     Duration::from_millis(millis).min(MAX_TIME)
 }
 
+/// A thread count for play on a clock: at most the cores. A move ends only once every helper
+/// thread has stopped, and helpers beyond the cores wait for the system to run them, past the
+/// move's time.
+pub fn on_the_cores(threads: usize) -> usize {
+    threads.min(crate::engine::default_threads())
+}
+
 /// A thread count from 1 to [`MAX_THREADS`].
 pub fn threads(threads: usize) -> Result<usize, String> {
     if (1..=MAX_THREADS).contains(&threads) {

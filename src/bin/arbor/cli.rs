@@ -390,9 +390,7 @@ fn game_flag(parser: &mut Parser, long: &str, options: &mut GameOptions) -> Resu
     match long {
         "size" => options.size = Some(board_size(parser)?),
         "k" => options.k = value(parser, "--k")?,
-        // At most the cores: a game is played on a clock, and more threads than cores make the
-        // end of a move wait for helpers the system has not yet run.
-        "threads" => options.threads = bounded(parser, "--threads", bounds::threads)?.min(default_threads()),
+        "threads" => options.threads = bounds::on_the_cores(bounded(parser, "--threads", bounds::threads)?),
         "hash" => options.hash_mb = bounded(parser, "--hash", bounds::hash_mb)?,
         "max-depth" => options.max_depth = Some(value(parser, "--max-depth")?),
         "weights" => {
@@ -605,8 +603,7 @@ fn selfplay(parser: &mut Parser) -> Result<Request, lexopt::Error> {
                 };
             }
             Long("time") => time_ms = Some(value::<u64>(parser, "--time")?),
-            // At most the cores, as `gtp` and `play` (`game_flag`): the moves are timed.
-            Long("threads") => options.threads = bounded(parser, "--threads", bounds::threads)?.min(default_threads()),
+            Long("threads") => options.threads = bounds::on_the_cores(bounded(parser, "--threads", bounds::threads)?),
             Long("moves") => options.max_moves = value(parser, "--moves")?,
             Long("size") => {
                 options.size = value(parser, "--size")?;

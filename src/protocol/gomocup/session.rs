@@ -34,6 +34,7 @@ use std::time::{Duration, Instant};
 use super::parse::{Command, Info, ParseError, Response, parse_command, rule_from_gomocup};
 use crate::engine::{Engine, default_threads};
 use crate::gomoku::{Board, Color, Move, Rule};
+use crate::protocol::bounds;
 use crate::protocol::io::{InputLine, Interrupt, MAX_LINE_BYTES, Output, Signals, spawn_reader};
 use crate::search::limits::{Clock, SearchLimits};
 use replies::max_hash_size_exponent;
@@ -570,7 +571,7 @@ impl<W: Write + Send> Session<W> {
             }
             // The manager's cap, not a wish: threads beyond the cores only slow a search down,
             // and thousands of them (a fuzzed `INFO thread_num 2000`) stall it for minutes.
-            Info::ThreadNum(threads) => self.engine.set_threads((threads as usize).min(default_threads())),
+            Info::ThreadNum(threads) => self.engine.set_threads(bounds::on_the_cores(threads as usize)),
             Info::MaxDepth(depth) => self.max_depth = (depth > 0).then_some(depth),
             // Yixin's `hash_size` is the table alone, as Rapfi reads it too.
             Info::HashSize(kib) => {
